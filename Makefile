@@ -2,22 +2,28 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench clean services
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,browser]'
+	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
 play: $(STAMP)
 	$(BIN)/kingmaker menu
 
-test: $(STAMP)
+# Services the tests need (a browser, a database server) are installed and
+# started by scripts/test-services.sh when it exists; it prints what it did.
+services:
+	@if [ -x scripts/test-services.sh ]; then scripts/test-services.sh; fi
+
+test: $(STAMP) services
 	$(BIN)/ruff check src tests
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 

@@ -182,6 +182,10 @@ class Game:
     rulebook: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     State: ClassVar[type] = object  # the frozen dataclass of this game's states
+    # How tests/test_conformance.py exercises the game (seeded games per player count,
+    # hidden-information checks every k-th step).
+    conformance_games: ClassVar[int] = 200
+    conformance_hidden_every: ClassVar[int] = 1
 
     def __init__(self, players: int, **options: Any) -> None:
         self.num_players = players
