@@ -53,11 +53,13 @@ def random_play_rate(game: Game, seconds: float = 1.0, seed: int = 0) -> tuple[f
             elif p == CHANCE:
                 outs = chance(s)
                 r = rng.random()
-                for a, pr in outs:
+                pick = outs[-1][0]
+                for out, pr in outs:
                     r -= pr
                     if r < 0:
+                        pick = out
                         break
-                s = apply(s, a)
+                s = apply(s, pick)
             elif p == SIMULTANEOUS:
                 ps = acting(s)
                 q = ps[rng.randrange(len(ps))]

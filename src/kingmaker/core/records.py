@@ -121,8 +121,8 @@ class Record:
         """Returns the final state rebuilt from the actions; checks the result if recorded."""
         game = game or self.make_game()
         s = None
-        for s in self.states(game):
-            pass
+        for state in self.states(game):
+            s = state
         if self.result is not None and game.is_terminal(s):
             got = tuple(game.returns(s))
             if any(abs(x - y) > 1e-9 for x, y in zip(got, self.result)):

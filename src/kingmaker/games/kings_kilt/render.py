@@ -47,7 +47,7 @@ def render(view: dict) -> str:
         lines.append("; ".join(rewards))
     for q in range(view["players"]):
         tag = " (you)" if q == view["you"] else ""
-        status = " passed" if view["passed"][q] else ""
+        status = " (passed)" if view["passed"][q] else ""
         rev = ", ".join(view["revealed_family"][q]) or "none"
         lines.append(f"Player {q}{tag}: {view['hand_sizes'][q]} influence cards, family face up: {rev}{status}")
     if "family" in view:

@@ -42,7 +42,6 @@ from .data import (
     NUM_CLANS,
     NUM_KINDS,
     ROW,
-    TOTAL_CARDS,
     cell_name,
 )
 from .state import (

@@ -1,0 +1,409 @@
+"""The ``kingmaker`` command: list, rules, play, replay, bench, menu (and arena, serve)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+
+from .core.api import CHANCE, SIMULTANEOUS, Game
+from .core.errors import GameError
+from .core.match import Match
+from .core.records import Record
+from .core.registry import available_games, game_class, make
+
+console = Console(highlight=False)
+
+_ROOT = Path(__file__).resolve().parent
+
+
+# ---- helpers ---------------------------------------------------------------------
+def _options(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r}: write options as key=value, e.g. --option guards=8")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def render_view(game: Game, view: dict) -> str:
+    """Returns the game's text picture of a view (its render module), or the view as JSON."""
+    pkg = type(game).__module__.rsplit(".", 1)[0]
+    try:
+        mod = importlib.import_module(pkg + ".render")
+    except ModuleNotFoundError:
+        mod = None
+    if mod is not None and hasattr(mod, "render"):
+        return mod.render(view)
+    return json.dumps(view, indent=1)
+
+
+def _fail(err: GameError) -> None:
+    console.print(f"[red]error[/red] ({err.code}): {err}")
+    sys.exit(2)
+
+
+def _rulings_path(game_id: str) -> Path | None:
+    for base in (_ROOT.parent.parent / "docs" / "rulings", _ROOT / "rulings"):
+        p = base / f"{game_id}.md"
+        if p.exists():
+            return p
+    return None
+
+
+def _rulebook_path(cls: type[Game]) -> Path | None:
+    p = _ROOT / "rulebooks" / cls.rulebook
+    return p if cls.rulebook and p.exists() else None
+
+
+# ---- the group ---------------------------------------------------------------------
+class _LazyGroup(click.Group):
+    """A group whose optional parts (arena, serve) are imported only when used."""
+
+    lazy = {"arena": ("kingmaker.agents.cli", "arena"), "serve": ("kingmaker.web.cli", "serve")}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        cmd = super().get_command(ctx, name)
+        if cmd is not None or name not in self.lazy:
+            return cmd
+        module, attr = self.lazy[name]
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as e:
+            missing = e.name or module
+
+            @click.command(name, help=f"(not available: {missing} is not installed)")
+            def unavailable() -> None:
+                console.print(f"[red]{name} needs {missing}[/red]; install the extra: pip install 'kingmaker[web]'")
+                sys.exit(2)
+
+            return unavailable
+        return getattr(mod, attr)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kingmaker")
+def main() -> None:
+    """Kingmaker: five crime-and-crown tabletop games, in the terminal and beyond."""
+
+
+@main.command("list")
+def list_cmd() -> None:
+    """List the games with their player counts and options."""
+    table = Table(title="Kingmaker games")
+    for col in ("id", "name", "players", "options"):
+        table.add_column(col)
+    for gid in available_games():
+        cls = game_class(gid)
+        players = f"{cls.min_players}" if cls.min_players == cls.max_players else f"{cls.min_players}-{cls.max_players}"
+        if cls.cooperative:
+            players += " (co-op)"
+        opts = "; ".join(f"{o.name}={'|'.join(map(_fmt, o.allowed))} (default {_fmt(o.default)})" for o in cls.options)
+        table.add_row(gid, cls.name, players, opts or "-")
+    console.print(table)
+
+
+def _fmt(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--rulings-only", is_flag=True, help="Show only our rulings.")
+def rules(game: str, rulings_only: bool) -> None:
+    """Show a game's rulebook and our rulings."""
+    try:
+        cls = game_class(game)
+    except GameError as e:
+        _fail(e)
+    book = _rulebook_path(cls)
+    if not rulings_only:
+        if book:
+            console.print(Panel(book.read_text().strip(), title=f"{cls.name}: rulebook"))
+        else:
+            console.print(f"(the rulebook text for {cls.name} is not installed)")
+    rul = _rulings_path(cls.id)
+    if rul:
+        console.print(Panel(rul.read_text().strip(), title=f"{cls.name}: rulings"))
+    else:
+        console.print(f"(no rulings file for {cls.name})")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", "-n", type=int, default=None, help="Number of players.")
+@click.option("--seat", "seats", type=int, multiple=True, help="A seat played by a person here (repeat for hot-seat).")
+@click.option("--bot", "bots", multiple=True, help="Bot for the other seats, in order (random, heuristic, ismcts:normal...).")
+@click.option("--seed", type=int, default=None, help="Seed of the match's chance stream.")
+@click.option("--option", "-o", "opts", multiple=True, help="A game option, key=value (repeatable).")
+@click.option("--save", type=click.Path(dir_okay=False), default=None, help="Write the game record here at the end.")
+def play(game: str, players: int | None, seats: tuple[int, ...], bots: tuple[str, ...], seed: int | None,
+         opts: tuple[str, ...], save: str | None) -> None:
+    """Play a game in the terminal against bots, or hot-seat with friends."""
+    try:
+        g = make(game, players=players, **_options(opts))
+        match = _build_match(g, seats, bots, seed)
+    except GameError as e:
+        _fail(e)
+    TerminalGame(match, humans=set(seats) if seats else {0}, save=save).run()
+
+
+def _build_match(g: Game, seats: tuple[int, ...], bots: tuple[str, ...], seed: int | None) -> Match:
+    from .agents import make_agent
+
+    humans = set(seats) if seats else {0}
+    for s in humans:
+        if not 0 <= s < g.num_players:
+            raise GameError(f"seat {s} does not exist; seats are 0 to {g.num_players - 1}")
+    others = [p for p in range(g.num_players) if p not in humans]
+    kinds = list(bots) or ["heuristic"]
+    if len(kinds) == 1:
+        kinds = kinds * len(others)
+    if len(kinds) != len(others):
+        raise GameError(f"{len(others)} bot seats need 1 or {len(others)} --bot values, got {len(kinds)}")
+    agents: list[Any] = [None] * g.num_players
+    for p, kind in zip(others, kinds):
+        agents[p] = make_agent(kind, g)
+    return Match(g, agents, seed=seed if seed is not None else random.randrange(10**9))
+
+
+class TerminalGame:
+    """Runs a match in the terminal: bots move by themselves, people type moves."""
+
+    def __init__(self, match: Match, humans: set[int], save: str | None = None, inp=input) -> None:
+        self.match = match
+        self.game = match.game
+        self.humans = humans
+        self.save = save
+        self.input = inp
+        self.last_viewer: int | None = None
+        self.seen_log: dict[int | None, int] = {}
+
+    def run(self) -> None:
+        m = self.match
+        console.print(f"[bold]{self.game.name}[/bold], {self.game.num_players} players, seed {m.seed}. "
+                      f"You: {', '.join(f'player {h}' for h in sorted(self.humans))}. Type 'help' at a prompt.")
+        while not m.is_over():
+            cp = m.current_player
+            if cp == CHANCE:
+                m.step_chance()
+                continue
+            acting = m.acting_players
+            human_turn = [p for p in acting if p in self.humans]
+            bot_turn = [p for p in acting if p not in self.humans]
+            if bot_turn:
+                m.step()
+                continue
+            if not human_turn:  # pragma: no cover - defensive
+                break
+            if not self.human_move(human_turn[0]):
+                return
+        self.finish()
+
+    def _handover(self, player: int) -> None:
+        if len(self.humans) > 1 and self.last_viewer != player:
+            console.clear()
+            console.print(Panel(f"Pass the terminal to player {player}. Others, look away.\nPress Enter when ready.",
+                                title="Hand-over"))
+            self.input("")
+            console.clear()
+        self.last_viewer = player
+
+    def _news(self, player: int) -> None:
+        log = self.match.log_for(player)
+        start = self.seen_log.get(player, 0)
+        fresh = log[start:]
+        self.seen_log[player] = len(log)
+        if fresh:
+            console.print("[dim]" + "\n".join(fresh[-15:]) + "[/dim]")
+
+    def show(self, player: int) -> None:
+        view = self.match.view(player)
+        console.print(Panel(render_view(self.game, view), title=f"{self.game.name}: player {player}'s view"))
+
+    def human_move(self, player: int) -> bool:
+        m = self.match
+        self._handover(player)
+        self._news(player)
+        self.show(player)
+        simultaneous = m.current_player == SIMULTANEOUS
+        while True:
+            legal = m.legal_actions(player)
+            names = [self.game.action_to_str(m.state, a) for a in legal]
+            table = Table(show_header=False, box=None)
+            for i, name in enumerate(names, 1):
+                table.add_row(f"[cyan]{i:>3}[/cyan]", name)
+            console.print(table)
+            hint = " (secret)" if simultaneous else ""
+            try:
+                text = self.input(f"player {player}{hint}> ").strip()
+            except EOFError:
+                console.print("\ninput closed; the game stops here.")
+                return False
+            if not text:
+                continue
+            low = text.lower()
+            if low in ("help", "?"):
+                console.print("Type a move's number or its notation. Commands: board, log, save FILE, quit.")
+                continue
+            if low == "board":
+                self.show(player)
+                continue
+            if low == "log":
+                console.print("\n".join(m.log_for(player)[-40:]) or "(nothing yet)")
+                continue
+            if low in ("quit", "exit"):
+                console.print("Game abandoned.")
+                return False
+            if low.startswith("save"):
+                path = text[4:].strip() or self.save or "kingmaker-game.json"
+                m.record().save(path)
+                console.print(f"record saved to {path}")
+                continue
+            try:
+                if text.isdigit():
+                    k = int(text)
+                    if not 1 <= k <= len(legal):
+                        console.print(f"[red]no move {k}[/red]: choose 1 to {len(legal)}")
+                        continue
+                    m.play(legal[k - 1], player)
+                else:
+                    m.play(text, player)
+            except GameError as e:
+                console.print(f"[red]{e}[/red]")
+                continue
+            return True
+
+    def finish(self) -> None:
+        m = self.match
+        console.print(Panel(render_view(self.game, m.view(None)), title="Final position"))
+        ret = m.returns()
+        console.print("Result: " + ", ".join(f"player {p}: {r:g}" for p, r in enumerate(ret)))
+        if self.save:
+            m.record().save(self.save)
+            console.print(f"record saved to {self.save}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--seat", type=int, default=None, help="Replay from this seat's point of view (default: spectator).")
+@click.option("--step", is_flag=True, help="Step through the game with Enter.")
+def replay(file: str, seat: int | None, step: bool) -> None:
+    """Replay a saved game record, from a seat's point of view or a spectator's."""
+    try:
+        rec = Record.load(file)
+        game = rec.make_game()
+        states = list(rec.states(game))
+    except GameError as e:
+        _fail(e)
+    final = states[-1]
+    for i, ((p, a), s) in enumerate(zip(rec.actions, states)):
+        line = game.observe_action(s, a, None if p < 0 else p, seat)
+        if line is not None:
+            console.print(f"{i + 1:>4}. {line}")
+        if step:
+            console.print(Panel(render_view(game, game.view(states[i + 1], seat))))
+            if input("Enter for the next move, q to stop: ").strip().lower() == "q":
+                return
+    console.print(Panel(render_view(game, game.view(final, seat)), title="Final position"))
+    if game.is_terminal(final):
+        console.print("Result: " + ", ".join(f"player {p}: {r:g}" for p, r in enumerate(game.returns(final))))
+    else:
+        console.print("(the record ends before the game does)")
+
+
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option("--seconds", type=float, default=1.0, help="Seconds per run (three runs per game and player count).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option("--agents", is_flag=True, help="Benchmark the search agents instead of random play.")
+def bench(games: tuple[str, ...], seconds: float, as_json: bool, agents: bool) -> None:
+    """Measure random-play speed (games and decisions per second) on one core."""
+    from .bench import machine, rows_as_dicts, run_bench
+
+    ids = list(games) or None
+    try:
+        if ids:
+            ids = [game_class(g).id for g in ids]
+    except GameError as e:
+        _fail(e)
+    if agents:
+        try:
+            from .agents.bench import agent_bench, format_agent_bench
+        except ModuleNotFoundError:
+            console.print("the agent benchmark is not available in this build")
+            sys.exit(2)
+        rows = agent_bench(ids or available_games(), seconds)
+        console.print_json(json.dumps(rows)) if as_json else console.print(format_agent_bench(rows))
+        return
+    rows = run_bench(ids, seconds)
+    if as_json:
+        print(json.dumps({"machine": machine(), "seconds": seconds, "rows": rows_as_dicts(rows)}, indent=1))
+        return
+    table = Table(title=f"Random play, one core, median of 3 runs of {seconds:g} s")
+    for col in ("game", "players", "games/s", "decisions/s", "actions/s", "mean length"):
+        table.add_column(col, justify="right" if col != "game" else "left")
+    for r in rows:
+        table.add_row(r.game, str(r.players), f"{r.games_per_s:,.0f}", f"{r.decisions_per_s:,.0f}",
+                      f"{r.actions_per_s:,.0f}", f"{r.mean_length:.0f}")
+    console.print(table)
+    m = machine()
+    console.print(f"[dim]{m['cpu']}, {m['implementation']} {m['python']}[/dim]")
+
+
+@main.command()
+def menu() -> None:
+    """Pick a game, the players and the bots, then play in the terminal."""
+    ids = available_games()
+    console.print(Panel("Welcome to Kingmaker.", title="Kingmaker"))
+    for i, gid in enumerate(ids, 1):
+        cls = game_class(gid)
+        console.print(f"  {i}. {cls.name} ({cls.min_players}-{cls.max_players} players) - {cls.summary}")
+    gid = ids[_ask_int("Game", 1, len(ids), 1) - 1]
+    cls = game_class(gid)
+    n = cls.min_players if cls.min_players == cls.max_players else _ask_int(
+        "Players", cls.min_players, cls.max_players, min(cls.max_players, max(cls.min_players, 3)))
+    humans_n = _ask_int("How many people at this terminal", 1, n, 1)
+    from .agents import agent_kinds
+
+    kinds = [k for k in agent_kinds() if k != "ismcts"] + (["ismcts:normal"] if "ismcts" in agent_kinds() else [])
+    default_bot = "ismcts:normal" if "ismcts:normal" in kinds else "heuristic"
+    bot = default_bot
+    if humans_n < n:
+        raw = click.prompt(f"Bot for the other seats ({', '.join(kinds)})", default=default_bot)
+        bot = raw.strip()
+    options = {}
+    for o in cls.options:
+        raw = click.prompt(f"Option {o.name} ({'|'.join(map(_fmt, o.allowed))})", default=_fmt(o.default))
+        options[o.name] = raw
+    try:
+        g = make(gid, players=n, **options)
+        match = _build_match(g, tuple(range(humans_n)), (bot,), None)
+    except GameError as e:
+        _fail(e)
+    TerminalGame(match, humans=set(range(humans_n))).run()
+
+
+def _ask_int(label: str, lo: int, hi: int, default: int) -> int:
+    while True:
+        v = click.prompt(f"{label} ({lo}-{hi})", default=default, type=int)
+        if lo <= v <= hi:
+            return v
+        console.print(f"[red]choose a number from {lo} to {hi}[/red]")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
