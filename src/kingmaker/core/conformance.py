@@ -78,16 +78,27 @@ class SeededChooser:
 
 
 class HypothesisChooser:
-    """Chooses with hypothesis ``data.draw`` so that failures shrink to short games."""
+    """Chooses with hypothesis ``data.draw`` so that failures shrink to short games.
 
-    def __init__(self, data: Any) -> None:
+    The first ``max_draws`` choices come from hypothesis; after that a stream
+    seeded by hypothesis goes on, so long games stay within its data budget.
+    """
+
+    def __init__(self, data: Any, max_draws: int = 150) -> None:
         from hypothesis import strategies as st
 
         self._st = st
         self.data = data
+        self.left = max_draws
+        self.rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
 
     def index(self, n: int) -> int:
-        return self.data.draw(self._st.integers(0, n - 1))
+        if n == 1:
+            return 0
+        if self.left > 0:
+            self.left -= 1
+            return self.data.draw(self._st.integers(0, n - 1))
+        return self.rng.randrange(n)
 
     def chance(self, outcomes: list[tuple[int, float]]) -> int:
         return outcomes[self.index(len(outcomes))][0]

@@ -85,6 +85,7 @@ class KingsKilt(Game):
         ),
     )
     State = State
+    conformance_hidden_every = 2
 
     def __init__(self, players: int, **options: Any) -> None:
         super().__init__(players, **options)

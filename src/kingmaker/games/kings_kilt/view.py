@@ -158,8 +158,8 @@ def observe_action(game: KingsKilt, s: State, action: int, player: int | None, o
         who = s.deal % game.num_players
         what = "family" if s.phase == SETUP_FAMILY else "influence"
         if observer == who:
-            return f"you are dealt a {what} card: {CLANS[clan_of(action - A.CARD0)]}"
-        return f"player {who} is dealt a {what} card"
+            return f"you are dealt {'an' if what[0] in 'aeiou' else 'a'} {what} card: {CLANS[clan_of(action - A.CARD0)]}"
+        return f"player {who} is dealt {'an' if what[0] in 'aeiou' else 'a'} {what} card"
     if player is None or player < 0:
         return f"{A.to_str(action)} (turned up)"
     return f"player {player}: {A.to_str(action)}"
