@@ -1,0 +1,100 @@
+"""``kingmaker arena``: the click command the main CLI mounts.
+
+    kingmaker arena kings-kilt --players 2 --agents ismcts:normal,heuristic \\
+        --games 100 --jobs 2 --seed 1 --save runs/kk --option family_deal=one-per-clan
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..core.errors import GameError
+from .arena import format_summary, run_arena, summarize
+
+__all__ = ["arena"]
+
+
+def _options(pairs: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r} is not key=value", param_hint="--option")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@click.command("arena")
+@click.argument("game")
+@click.option("--players", "-p", type=int, default=None, help="Seats (default: the game's minimum).")
+@click.option(
+    "--agents",
+    "-a",
+    default="ismcts:normal,random",
+    show_default=True,
+    help="One agent spec per seat, comma-separated (random, heuristic, ismcts:easy|normal|hard, "
+    "team:...; overrides as ismcts:normal/iterations=500). A short list repeats its last spec.",
+)
+@click.option("--games", "-g", type=int, default=20, show_default=True, help="Games to play.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Arena seed.")
+@click.option("--save", type=click.Path(file_okay=False), default=None, help="Directory for the game records.")
+@click.option("--option", "-o", "option", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def arena(
+    game: str,
+    players: int | None,
+    agents: str,
+    games: int,
+    jobs: int,
+    seed: int,
+    save: str | None,
+    option: tuple[str, ...],
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Plays GAME many times between agents, seats rotated, and prints win rates and ratings."""
+    options = _options(option)
+    try:
+        if quiet or as_json:
+            result = run_arena(game, players, agents, games, jobs=jobs, seed=seed, save=save, options=options)
+        else:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            with Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                transient=True,
+            ) as progress:
+                task = progress.add_task(f"{game}", total=games)
+                result = run_arena(
+                    game,
+                    players,
+                    agents,
+                    games,
+                    jobs=jobs,
+                    seed=seed,
+                    save=save,
+                    options=options,
+                    on_game=lambda _data: progress.advance(task),
+                )
+    except GameError as e:
+        raise click.ClickException(e.message) from None
+    summary = summarize(result)
+    if as_json:
+        click.echo(json.dumps(summary, indent=1))
+    else:
+        click.echo(format_summary(summary))
+        if save:
+            click.echo(f"\nrecords saved in {save}")

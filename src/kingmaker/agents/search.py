@@ -1,0 +1,392 @@
+"""Information-set Monte Carlo tree search (IS-MCTS) for every game of the contract.
+
+The agent is given an ``Observation`` and nothing else. Each iteration:
+
+1. **Determinise**: draw a full state consistent with the seat's view
+   (``obs.sample(rng)``, i.e. ``game.sample_hidden``), so the search never
+   reads the true state's hidden parts.
+2. **Select**: walk down the game from that state. At a decision node the
+   acting player ``p`` looks up the node of *its own* information set, keyed
+   by ``game.view(s, p)``, and picks an action by ISUCT (UCB1 where the
+   exploration term counts how often each action was *available*, because
+   different determinisations allow different actions). Every player thus
+   decides on what it may know in the simulated game (multiple-observer
+   IS-MCTS with one table of information sets per player). Chance nodes are
+   sampled with their probabilities; at a SIMULTANEOUS node each acting
+   player chooses in turn from its own view, which never shows the others'
+   commitments, so the order does not leak anything.
+3. **Expand**: the first information set (or action) not yet in the table
+   is added, then
+4. **Roll out** with a pluggable policy (``random``, ``heuristic``: the
+   game's ``heuristic_action``, or ``mixed``: heuristic with some random
+   moves) to the end, and
+5. **Back up** each player's normalised return into the edges it chose.
+
+After the budget (iterations and/or seconds, whichever ends first) the most
+visited legal action at the root is played. The search uses only the agent's
+random stream, so with an iteration budget a decision depends only on the
+view and the stream: two true states with the same view for the seat give the
+same move.
+
+In a co-operative game every player's return is the team's, so every seat of
+the simulation plays for the team: that is the team agent (``team`` kind),
+which adds heuristic rollouts and rewards a longer defence in lost games.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..core.api import CHANCE, TERMINAL, Game
+from ..core.errors import GameError
+from ..core.match import Observation, sample_chance
+from . import register_agent
+
+__all__ = [
+    "LEVELS",
+    "TEAM_LEVELS",
+    "ISMCTSAgent",
+    "SearchConfig",
+    "SearchStats",
+    "TeamAgent",
+    "parse_level",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """The knobs of one IS-MCTS agent.
+
+    Attributes:
+        iterations: stop after this many iterations (None: no iteration limit).
+        seconds: stop after this much wall time (None: no time limit). At least
+            one of the two must be set; with both, the first reached ends the search.
+        rollout: ``random``, ``heuristic`` or ``mixed`` (heuristic, but a random
+            move with probability ``epsilon``).
+        epsilon: the random share of ``mixed`` rollouts.
+        exploration: the UCB constant c (returns are scaled to [0, 1]).
+        prior: ``heuristic`` tries the heuristic's move first at a new node;
+            ``none`` tries untried actions in random order.
+        survival: in a lost co-operative game, credit ``survival * t`` where t is
+            the share of the game's maximal length played (a longer defence is better).
+    """
+
+    iterations: int | None = 1000
+    seconds: float | None = None
+    rollout: str = "random"
+    epsilon: float = 0.2
+    exploration: float = 0.7
+    prior: str = "none"
+    survival: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise GameError("an IS-MCTS budget needs iterations or seconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise GameError(f"iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise GameError(f"seconds must be positive, not {self.seconds}")
+        if self.rollout not in ("random", "heuristic", "mixed"):
+            raise GameError(
+                f"rollout {self.rollout!r} is not known; use random, heuristic or mixed",
+                allowed=["random", "heuristic", "mixed"],
+            )
+        if self.prior not in ("none", "heuristic"):
+            raise GameError(f"prior {self.prior!r} is not known; use none or heuristic")
+
+
+# Difficulty levels: a budget and a policy each. "normal" must answer within two
+# seconds per move on a small machine: its time cap is 1.5 s whatever the game.
+LEVELS: dict[str, SearchConfig] = {
+    "easy": SearchConfig(iterations=60, seconds=0.3, rollout="random"),
+    "normal": SearchConfig(iterations=800, seconds=1.5, rollout="random"),
+    "hard": SearchConfig(iterations=4000, seconds=6.0, rollout="mixed", prior="heuristic"),
+}
+TEAM_LEVELS: dict[str, SearchConfig] = {
+    "easy": SearchConfig(iterations=60, seconds=0.3, rollout="mixed", survival=0.2),
+    "normal": SearchConfig(iterations=400, seconds=1.5, rollout="mixed", survival=0.2),
+    "hard": SearchConfig(iterations=2000, seconds=6.0, rollout="mixed", prior="heuristic", survival=0.2),
+}
+
+_FIELDS = {
+    "iterations": int,
+    "seconds": float,
+    "rollout": str,
+    "epsilon": float,
+    "exploration": float,
+    "prior": str,
+    "survival": float,
+}
+
+
+def parse_level(level: str | None, levels: dict[str, SearchConfig] = LEVELS) -> SearchConfig:
+    """Returns the config for a level text such as ``normal`` or ``hard/iterations=500``.
+
+    The text is a level name and/or ``key=value`` overrides separated by ``/``
+    (keys: iterations, seconds, rollout, epsilon, exploration, prior, survival;
+    ``none`` clears iterations or seconds).
+
+    Raises:
+        GameError: an unknown level or key, or a value of the wrong type.
+    """
+    cfg = levels["normal"]
+    if not level:
+        return cfg
+    for token in level.split("/"):
+        token = token.strip()
+        if not token:
+            continue
+        if "=" not in token:
+            if token.lower() not in levels:
+                raise GameError(
+                    f"no difficulty level {token!r}; levels: {', '.join(levels)}",
+                    allowed=list(levels),
+                )
+            cfg = levels[token.lower()]
+            continue
+        key, _, value = token.partition("=")
+        key = key.strip().lower()
+        kind = _FIELDS.get(key)
+        if kind is None:
+            raise GameError(f"no search setting {key!r}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
+        value = value.strip()
+        try:
+            parsed: Any = None if value.lower() == "none" and key in ("iterations", "seconds") else kind(value)
+        except ValueError:
+            raise GameError(f"search setting {key}={value!r} is not a {kind.__name__}") from None
+        cfg = replace(cfg, **{key: parsed})
+    return cfg
+
+
+@dataclass(slots=True)
+class SearchStats:
+    """What the last search did: iterations, seconds and the root's visit counts."""
+
+    iterations: int = 0
+    seconds: float = 0.0
+    nodes: int = 0
+    visits: dict[int, int] | None = None
+    values: dict[int, float] | None = None
+
+
+class ISMCTSAgent:
+    """IS-MCTS over determinisations drawn from the seat's view.
+
+    Args:
+        config: budget and policies (see ``SearchConfig``).
+        name: the label used in the arena.
+    """
+
+    def __init__(self, config: SearchConfig | None = None, name: str = "ismcts") -> None:
+        self.config = config or LEVELS["normal"]
+        self.name = name
+        self.last = SearchStats()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.config!r})"
+
+    # ---- the agent protocol ----------------------------------------------------
+    def act(self, obs: Observation) -> int:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            self.last = SearchStats(iterations=0, seconds=0.0, visits={legal[0]: 0})
+            return legal[0]
+        return self.search(obs)
+
+    # ---- search ----------------------------------------------------------------
+    def search(self, obs: Observation) -> int:
+        """Runs the search and returns the most visited legal action at the root."""
+        game = obs.game
+        cfg = self.config
+        rng = obs.rng
+        me = obs.player
+        legal = list(obs.legal_actions)
+        legal_set = set(legal)
+        lo, hi = game.info.min_return, game.info.max_return
+        scale = 1.0 / (hi - lo) if hi > lo else 1.0
+        n = game.num_players
+        coop = game.info.cooperative
+        max_len = max(1, game.info.max_game_length)
+        c = cfg.exploration
+        heuristic = game.heuristic_action
+        policy = _policy(game, cfg, rng)
+        use_prior = cfg.prior == "heuristic"
+        # One table for every player's information sets: key -> {action: [visits, total, available]}.
+        table: dict[Any, dict[int, list]] = {}
+        root_key = (me, repr(obs.view))
+        root = table[root_key] = {a: [0, 0.0, 0] for a in legal}
+
+        deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
+        limit = cfg.iterations
+        start = time.perf_counter()
+        it = 0
+        while True:
+            if limit is not None and it >= limit:
+                break
+            if deadline is not None and it > 0 and time.perf_counter() >= deadline:
+                break
+            it += 1
+            s = obs.sample(rng)
+            path: list[tuple[list, int]] = []  # (edge stats, player) in the order taken
+            expanded = False
+            steps = 0
+            first = True
+            # ---- selection and expansion, then the rollout --------------------------
+            while True:
+                cp = game.current_player(s)
+                if cp == TERMINAL:
+                    break
+                if cp == CHANCE:
+                    s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+                    steps += 1
+                    continue
+                if cp >= 0:
+                    players: tuple[int, ...] = (cp,)
+                else:
+                    players = tuple(game.acting_players(s))
+                    if first and me in players:  # the root decision comes first
+                        players = (me,) + tuple(p for p in players if p != me)
+                for p in players:
+                    if expanded:
+                        a = policy(s, p)
+                    else:
+                        if first:
+                            node = root
+                            acts = [a for a in game.legal_actions(s, p) if a in legal_set] or legal
+                            first = False
+                        else:
+                            key = (p, repr(game.view(s, p)))
+                            node = table.get(key)
+                            acts = game.legal_actions(s, p)
+                            if node is None:
+                                node = table[key] = {}
+                        a = _select(node, acts, c, rng, s, p, heuristic if use_prior else None)
+                        edge = node[a]
+                        if edge[0] == 0:
+                            expanded = True
+                        path.append((edge, p))
+                    s = game.apply(s, a, p)
+                    steps += 1
+                if steps > max_len + 1:  # a game that overruns its bound: score it as it stands
+                    break
+            # ---- back-up ------------------------------------------------------------
+            if game.is_terminal(s):
+                ret = game.returns(s)
+                r = [(x - lo) * scale for x in ret]
+                if coop and cfg.survival > 0.0:
+                    team = sum(r) / n
+                    if team < 1.0:
+                        bonus = cfg.survival * min(1.0, steps / max_len)
+                        r = [team + bonus * (1.0 - team)] * n
+            else:
+                r = [0.5] * n
+            for edge, p in path:
+                edge[0] += 1
+                edge[1] += r[p]
+        elapsed = time.perf_counter() - start
+        visits = {a: root[a][0] for a in legal if a in root}
+        values = {a: (root[a][1] / root[a][0]) if root[a][0] else 0.0 for a in legal if a in root}
+        self.last = SearchStats(iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values)
+        return max(legal, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
+
+
+def _select(
+    node: dict[int, list],
+    acts: list[int],
+    c: float,
+    rng: random.Random,
+    s: Any,
+    p: int,
+    heuristic: Callable[[Any, int, random.Random], int] | None,
+) -> int:
+    """Returns the action chosen at an information-set node (ISUCT), counting availability."""
+    untried = []
+    for a in acts:
+        edge = node.get(a)
+        if edge is None:
+            edge = node[a] = [0, 0.0, 0]
+        edge[2] += 1
+        if edge[0] == 0:
+            untried.append(a)
+    if untried:
+        if heuristic is not None and len(untried) > 1:
+            h = heuristic(s, p, rng)
+            if h in untried:
+                return h
+        return untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+    best = acts[0]
+    best_v = -1.0
+    for a in acts:
+        n, w, avail = node[a]
+        v = w / n + c * math.sqrt(math.log(avail) / n)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def _policy(game: Game, cfg: SearchConfig, rng: random.Random) -> Callable[[Any, int], int]:
+    """Returns the rollout policy ``(state, player) -> action``."""
+    legal_actions = game.legal_actions
+    if cfg.rollout == "random":
+
+        def random_policy(s: Any, p: int) -> int:
+            acts = legal_actions(s, p)
+            return acts[rng.randrange(len(acts))] if len(acts) > 1 else acts[0]
+
+        return random_policy
+    heuristic = game.heuristic_action
+    eps = cfg.epsilon if cfg.rollout == "mixed" else 0.0
+
+    def heuristic_policy(s: Any, p: int) -> int:
+        if eps and rng.random() < eps:
+            acts = legal_actions(s, p)
+            return acts[rng.randrange(len(acts))]
+        return heuristic(s, p, rng)
+
+    return heuristic_policy
+
+
+class TeamAgent(ISMCTSAgent):
+    """The co-operative team's agent: IS-MCTS in which every seat plays for the team.
+
+    Each seat still decides from its own observation only (a teammate's hidden
+    cards are sampled, never read), but the search plans the whole team's
+    moves: every simulated seat maximises the common return, rollouts follow
+    the game's heuristic for all teammates, and a lost game is scored by how
+    long the team held out, so the search has a signal even when most
+    rollouts end in defeat.
+    """
+
+    def __init__(self, config: SearchConfig | None = None, name: str = "team") -> None:
+        super().__init__(config or TEAM_LEVELS["normal"], name)
+
+
+def _ismcts_factory(game: Game, level: str | None = None, **kw: Any) -> ISMCTSAgent:
+    levels = TEAM_LEVELS if game.info.cooperative else LEVELS
+    cfg = parse_level(level, levels)
+    if kw:
+        cfg = replace(cfg, **kw)
+    if game.info.cooperative:
+        return TeamAgent(cfg, name=f"ismcts:{level or 'normal'}")
+    return ISMCTSAgent(cfg, name=f"ismcts:{level or 'normal'}")
+
+
+def _team_factory(game: Game, level: str | None = None, **kw: Any) -> TeamAgent:
+    if not game.info.cooperative:
+        raise GameError(
+            f"the team agent plays co-operative games; {game.name} is competitive (use ismcts)",
+            game=game.id,
+        )
+    cfg = parse_level(level, TEAM_LEVELS)
+    if kw:
+        cfg = replace(cfg, **kw)
+    return TeamAgent(cfg, name=f"team:{level or 'normal'}")
+
+
+register_agent("ismcts", _ismcts_factory)
+register_agent("team", _team_factory)

@@ -1,0 +1,340 @@
+"""IS-MCTS, difficulty levels and the team agent: correctness, fairness, determinism.
+
+Every registered game is covered through ``kingmaker.available_games()``, so a
+new game is tested here without any edit. A small toy game with chance, hidden
+cards and a simultaneous choice checks the search itself.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import kingmaker
+from kingmaker import CHANCE, SIMULTANEOUS, TERMINAL, GameError, Match, Observation
+from kingmaker.agents import make_agent
+from kingmaker.agents.search import (
+    LEVELS,
+    TEAM_LEVELS,
+    ISMCTSAgent,
+    SearchConfig,
+    TeamAgent,
+    parse_level,
+)
+from kingmaker.core.api import Game
+
+GAMES = kingmaker.available_games()
+
+
+# ---- a toy game: chance deals secret cards, then both name a card at once --------------
+class NameYourCard(Game):
+    """Each player is dealt a secret card 0-2, then both name a card simultaneously.
+
+    A player who names their own card scores; the better score wins (1.0),
+    equal scores share (0.5 each). Naming your own card is the best move and
+    can be found only from your own view. The heuristic always names 0.
+    """
+
+    id = "toy-name-your-card"
+    name = "Name Your Card"
+    has_chance = True
+    perfect_information = False
+    has_simultaneous = True
+    constant_sum = 1.0
+
+    def max_game_length(self) -> int:
+        return 4
+
+    def new_initial_state(self):
+        return (-1, -1, -1, -1)  # card 0, card 1, pick 0, pick 1
+
+    def current_player(self, s):
+        if s[1] < 0:
+            return CHANCE
+        if s[2] < 0 or s[3] < 0:
+            return SIMULTANEOUS
+        return TERMINAL
+
+    def simultaneous_players(self, s):
+        return tuple(p for p in (0, 1) if s[2 + p] < 0)
+
+    def chance_outcomes(self, s):
+        return [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+
+    def legal_actions(self, s, player=None):
+        cp = self.current_player(s)
+        if cp == CHANCE:
+            return [0, 1, 2] if player is None else []
+        if cp == SIMULTANEOUS and player in self.simultaneous_players(s):
+            return [0, 1, 2]
+        return []
+
+    def apply(self, s, action, player=None):
+        if s[0] < 0:
+            return (action, -1, -1, -1)
+        if s[1] < 0:
+            return (s[0], action, -1, -1)
+        t = list(s)
+        t[2 + player] = action
+        return tuple(t)
+
+    def score(self, s, p):
+        return 1 if s[2 + p] == s[p] else 0
+
+    def returns(self, s):
+        if self.current_player(s) != TERMINAL:
+            return (0.0, 0.0)
+        a, b = self.score(s, 0), self.score(s, 1)
+        return (1.0, 0.0) if a > b else (0.0, 1.0) if b > a else (0.5, 0.5)
+
+    def view(self, s, player):
+        over = self.current_player(s) == TERMINAL
+        return {
+            "card": s[player] if player is not None and not over else None,
+            "dealt": [s[0] >= 0, s[1] >= 0],
+            "committed": [s[2] >= 0, s[3] >= 0],
+            "pick": s[2 + player] if player is not None and not over else None,
+            "final": list(s) if over else None,
+        }
+
+    def sample_hidden(self, s, player, rng):
+        if self.current_player(s) == TERMINAL or player is None:
+            return s
+        o = 1 - player
+        t = list(s)
+        if s[o] >= 0:
+            t[o] = rng.randrange(3)
+        if s[2 + o] >= 0:
+            t[2 + o] = rng.randrange(3)
+        return tuple(t)
+
+    def action_to_str(self, s, action):
+        return f"card {action}"
+
+    def heuristic_action(self, s, player, rng):
+        return 0
+
+
+class NameYourCardTogether(NameYourCard):
+    """The co-operative variant: the team wins only if both name their own card."""
+
+    id = "toy-name-your-card-together"
+    cooperative = True
+    constant_sum = None
+
+    def returns(self, s):
+        if self.current_player(s) != TERMINAL:
+            return (0.0, 0.0)
+        win = float(self.score(s, 0) and self.score(s, 1))
+        return (win, win)
+
+
+def observation(game, s, p, seed):
+    """Builds what a Match gives seat ``p`` in state ``s`` (as Match.observation does)."""
+    return Observation(
+        game,
+        p,
+        game.view(s, p),
+        game.legal_actions(s, p),
+        lambda rng: game.sample_hidden(s, p, rng),
+        random.Random(seed),
+    )
+
+
+def decision_states(game, seed, limit=400):
+    """Yields (state, player) at every decision of a seeded random game."""
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    for _ in range(limit):
+        cp = game.current_player(s)
+        if cp == TERMINAL:
+            return
+        if cp == CHANCE:
+            s = game.apply(s, kingmaker.sample_chance(game.chance_outcomes(s), rng))
+            continue
+        for p in game.acting_players(s) if cp == SIMULTANEOUS else (cp,):
+            yield s, p
+        p = cp if cp >= 0 else game.acting_players(s)[0]
+        s = game.apply(s, rng.choice(game.legal_actions(s, p)), p)
+
+
+def small(game, iterations=12):
+    return ISMCTSAgent(SearchConfig(iterations=iterations, seconds=None, rollout="random"))
+
+
+# ---- the toy game ---------------------------------------------------------------------
+@pytest.mark.parametrize("card", [0, 1, 2])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_ismcts_names_its_own_card_at_a_simultaneous_node(card, seat):
+    """The search reads the seat's own card from its view and ignores the rival's secret pick."""
+    game = NameYourCard(2)
+    for other_card in range(3):
+        for other_pick in (-1, 0, 1, 2):
+            cards = [0, 0]
+            cards[seat], cards[1 - seat] = card, other_card
+            picks = [-1, -1]
+            picks[1 - seat] = other_pick
+            s = (cards[0], cards[1], picks[0], picks[1])
+            agent = ISMCTSAgent(SearchConfig(iterations=200, seconds=None))
+            assert agent.act(observation(game, s, seat, seed=7)) == card
+            assert agent.last.iterations == 200
+
+
+def test_ismcts_beats_the_toy_heuristic_and_random_in_matches():
+    game = NameYourCard(2)
+    for opponent in ("random", "heuristic"):
+        total = 0.0
+        for i in range(30):
+            agents = [make_agent("ismcts:easy", game), make_agent(opponent, game)]
+            if i % 2:
+                agents.reverse()
+            m = Match(game, agents, seed=i)
+            assert m.run()
+            total += m.returns()[i % 2]
+        # Naming your own card scores every time; the opponent scores 1/3 (random) or
+        # only when dealt 0 (heuristic), so a correct search wins well over 60%.
+        assert total / 30 > 0.6, opponent
+
+
+def test_team_agent_plans_for_the_team_in_a_cooperative_game():
+    game = NameYourCardTogether(2)
+    wins = 0
+    for i in range(12):
+        m = Match(game, [make_agent("team:easy", game), make_agent("team:easy", game)], seed=i)
+        assert m.run()
+        wins += m.returns()[0] == 1.0
+    assert wins == 12
+    assert isinstance(make_agent("ismcts", game), TeamAgent)
+
+
+def test_team_agent_refuses_a_competitive_game():
+    with pytest.raises(GameError, match="co-operative"):
+        make_agent("team", kingmaker.make("kings-kilt", players=2))
+
+
+# ---- levels and settings ----------------------------------------------------------------
+def test_difficulty_levels_grow_in_budget():
+    for levels in (LEVELS, TEAM_LEVELS):
+        assert list(levels) == ["easy", "normal", "hard"]
+        its = [levels[k].iterations for k in levels]
+        assert its == sorted(its) and len(set(its)) == 3
+        # normal answers within two seconds: its time cap is below that.
+        assert levels["normal"].seconds is not None and levels["normal"].seconds < 2.0
+
+
+def test_parse_level_names_and_overrides():
+    assert parse_level(None) == LEVELS["normal"]
+    assert parse_level("hard") == LEVELS["hard"]
+    cfg = parse_level("easy/iterations=33/rollout=heuristic/seconds=none")
+    assert (cfg.iterations, cfg.rollout, cfg.seconds) == (33, "heuristic", None)
+    assert cfg.exploration == LEVELS["easy"].exploration
+
+
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        ("impossible", "no difficulty level"),
+        ("normal/depth=3", "no search setting"),
+        ("iterations=many", "not a int"),
+        ("rollout=greedy", "rollout 'greedy'"),
+        ("iterations=0", "at least 1"),
+        ("iterations=none/seconds=none", "needs iterations or seconds"),
+    ],
+)
+def test_parse_level_rejects_bad_text_with_a_clear_error(text, words):
+    with pytest.raises(GameError, match=words):
+        parse_level(text)
+
+
+def test_make_agent_kinds_include_search_and_team():
+    from kingmaker.agents import agent_kinds
+
+    assert {"random", "heuristic", "ismcts", "team"} <= set(agent_kinds())
+    game = kingmaker.make("kings-kilt", players=2)
+    agent = make_agent("ismcts:hard", game)
+    assert agent.config == LEVELS["hard"]
+    with pytest.raises(GameError, match="no agent kind"):
+        make_agent("alphazero", game)
+
+
+def test_a_time_budget_alone_ends_the_search():
+    game = kingmaker.make("kings-kilt", players=2)
+    s, p = next((s, p) for s, p in decision_states(game, 3) if len(game.legal_actions(s, p)) > 1)
+    agent = ISMCTSAgent(SearchConfig(iterations=None, seconds=0.05))
+    a = agent.act(observation(game, s, p, 1))
+    assert a in game.legal_actions(s, p)
+    assert agent.last.iterations >= 1
+    assert sum(agent.last.visits.values()) == agent.last.iterations
+
+
+def test_search_statistics_count_every_iteration_at_the_root():
+    game = kingmaker.make("kings-kilt", players=3)
+    s, p = next((s, p) for s, p in decision_states(game, 5) if len(game.legal_actions(s, p)) > 2)
+    agent = small(game, iterations=40)
+    a = agent.act(observation(game, s, p, 2))
+    assert agent.last.iterations == 40
+    assert sum(agent.last.visits.values()) == 40
+    assert set(agent.last.visits) == set(game.legal_actions(s, p))
+    assert agent.last.visits[a] == max(agent.last.visits.values())
+
+
+# ---- every registered game ---------------------------------------------------------------
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_game_ismcts_and_heuristic_play_legal_games_to_the_end(gid):
+    """Match.play checks every move, so an illegal choice fails the match."""
+    cls = kingmaker.game_class(gid)
+    for n in sorted({cls.min_players, cls.max_players}):
+        game = kingmaker.make(gid, players=n)
+        spec = "team:easy/iterations=3" if game.info.cooperative else "ismcts:easy/iterations=3"
+        agents = [make_agent(spec if i == 0 else "heuristic", game) for i in range(n)]
+        m = Match(game, agents, seed=n)
+        assert m.run()
+        ret = m.returns()
+        assert len(ret) == n
+        assert all(game.info.min_return - 1e-9 <= r <= game.info.max_return + 1e-9 for r in ret)
+
+
+@pytest.mark.parametrize("gid", GAMES + ["toy"])
+def test_every_game_an_agents_decision_ignores_the_hidden_parts_of_the_true_state(gid):
+    """Two true states with the same view for a seat (one drawn with sample_hidden, so
+    its hidden parts differ) give every agent the same decision with the same stream."""
+    game = NameYourCard(2) if gid == "toy" else kingmaker.make(gid, players=kingmaker.game_class(gid).min_players)
+    differing = 0
+    checked = 0
+    for seed in range(3):
+        for k, (s, p) in enumerate(decision_states(game, seed)):
+            if k % 5 or len(game.legal_actions(s, p)) < 2:
+                continue
+            other = game.sample_hidden(s, p, random.Random(f"other/{seed}/{k}"))
+            assert game.view(other, p) == game.view(s, p)
+            if game.to_json(other) == game.to_json(s) if gid != "toy" else other == s:
+                continue
+            differing += 1
+            for spec in ("random", "heuristic", "ismcts:easy/iterations=8/seconds=none"):
+                agent_a = make_agent(spec, game)
+                agent_b = make_agent(spec, game)
+                a = agent_a.act(observation(game, s, p, f"{seed}/{k}"))
+                b = agent_b.act(observation(game, other, p, f"{seed}/{k}"))
+                assert a == b, (spec, seed, k)
+            checked += 1
+            if checked >= 6:
+                break
+        if checked >= 6:
+            break
+    if not game.info.perfect_information:
+        assert differing > 0, "no position with hidden information was found"
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_game_ismcts_with_an_iteration_budget_is_deterministic(gid):
+    game = kingmaker.make(gid, players=kingmaker.game_class(gid).min_players)
+    points = [(s, p) for s, p in decision_states(game, 11) if len(game.legal_actions(s, p)) > 1][:3]
+    assert points
+    for i, (s, p) in enumerate(points):
+        first = small(game, 10)
+        second = small(game, 10)
+        a = first.act(observation(game, s, p, i))
+        b = second.act(observation(game, s, p, i))
+        assert a == b
+        assert first.last.visits == second.last.visits
