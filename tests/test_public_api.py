@@ -12,7 +12,7 @@ PUBLIC = {
     "GameError", "GameInfo", "GameOverError", "IllegalActionError", "InvalidActionError",
     "InvalidOptionError", "InvalidPlayersError", "InvalidStateError", "LogEntry", "Match",
     "NotYourTurnError", "Observation", "Option", "Record", "RecordError", "UnknownGameError",
-    "__version__", "available_games", "error_codes", "game_class", "make", "node_name",
+    "__version__", "available_games", "error_codes", "frozen_state", "game_class", "make", "node_name",
     "register", "sample_chance",
 }
 

@@ -1,6 +1,6 @@
 """The core of Kingmaker: contract, errors, registry, matches, records, conformance."""
 
-from .api import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Option, node_name
+from .api import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Option, frozen_state, node_name
 from .errors import (
     ActionError,
     ConflictError,
@@ -46,6 +46,7 @@ __all__ = [
     "UnknownGameError",
     "available_games",
     "error_codes",
+    "frozen_state",
     "game_class",
     "make",
     "node_name",

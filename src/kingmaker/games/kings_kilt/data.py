@@ -92,6 +92,7 @@ def _neighbours(i: int) -> tuple[int, ...]:
 
 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(CELLS))
+NEIGHBOUR_MASK: tuple[int, ...] = tuple(sum(1 << j for j in NEIGHBOURS[i]) for i in range(CELLS))
 HEIGHT: tuple[int, ...] = tuple(ROWS - 1 - ROW[i] for i in range(CELLS))
 ROW_NAMES = ("King", "Guardians", "Noblemen", "Commoners", "Commoners", "Commoners")
 

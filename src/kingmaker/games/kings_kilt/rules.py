@@ -36,7 +36,7 @@ from .data import (
     KING_POINTS,
     LEADERS_PER_CLAN,
     MEMBERS_PER_CLAN,
-    NEIGHBOURS,
+    NEIGHBOUR_MASK,
     NOBLE_CELLS,
     NOBLEMAN_POINTS,
     NUM_CLANS,
@@ -55,8 +55,6 @@ from .state import (
     SETUP_ROW,
     State,
 )
-
-_ALL_CELLS = tuple(range(CELLS))
 
 
 @register
@@ -190,19 +188,26 @@ class KingsKilt(Game):
                     if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
                         out.append(b + 1)
         hand = s.hands[p]
-        king = pyr[0] & 7 if pyr[0] >= 0 else -1
-        for k in range(NUM_CLANS):
-            if hand[k]:
-                base = A.BETRAY0 + k * CELLS
-                if k == king:
-                    targets = _ALL_CELLS
-                else:
-                    marks = set()
-                    for i in range(CELLS):
-                        if pyr[i] >= 0 and pyr[i] & 7 == k:
-                            marks.update(NEIGHBOURS[i])
-                    targets = sorted(marks)
-                out.extend(base + t for t in targets if pyr[t] >= 0)
+        if any(hand):
+            # One pass over the pyramid: the cells each clan neighbours, and the occupied cells.
+            near = [0] * NUM_CLANS
+            occupied = 0
+            for i in range(CELLS):
+                k = pyr[i]
+                if k >= 0:
+                    occupied |= 1 << i
+                    near[k & 7] |= NEIGHBOUR_MASK[i]
+            king = pyr[0] & 7 if pyr[0] >= 0 else -1
+            for k in range(NUM_CLANS):
+                if hand[k]:
+                    mask = occupied if k == king else near[k] & occupied
+                    base = A.BETRAY0 + k * CELLS
+                    t = 0
+                    while mask:
+                        if mask & 1:
+                            out.append(base + t)
+                        mask >>= 1
+                        t += 1
         if s.crowned or not out:
             out.append(A.PASS)
         return out

@@ -25,7 +25,7 @@ Fields (n players)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ...core.api import frozen_state
 
 SETUP_FAMILY = 0
 SETUP_INFLUENCE = 1
@@ -47,7 +47,7 @@ PHASE_NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_state
 class State:
     phase: int
     deal: int
