@@ -548,3 +548,50 @@ def test_setup_starts_with_chance(g2):
     assert s.phase == SETUP_FAMILY and g2.current_player(s) == CHANCE
     assert g2.is_terminal(s) is False
     assert END > PLAY
+
+
+def _exhausted(s: State) -> State:
+    """The same position with nothing left to draw: the unseen cards are set out of the game."""
+    return State(s.phase, 0, s.pyramid, -1, (0,) * 16, 0, s.discards, s.unseen, s.family, s.revealed,
+                 s.hands, s.current, -1, s.crowned, s.noblemen, s.guardians, (), s.passed)
+
+
+def test_ruling_kk8_base_vacuum_stays_empty_when_no_card_is_left(g2):
+    """Ruling KK-8: with the draw pile and the discards empty, a base-row vacuum stays empty."""
+    s = _exhausted(position(g2, BASE, top=None))
+    s = g2.play(s, "ascend a2 left")
+    assert s.pyramid[CELL_BY_NAME["a2"]] == -1
+    assert g2.current_player(s) == 1 and s.phase == PLAY
+
+
+def test_ruling_kk12_player_without_a_legal_move_must_pass_and_is_out(g2):
+    """Ruling KK-12: a player with no ascent and no betrayal passes, and is out."""
+    cells = {"a1": "Bruce", "a3": "Douglas", "a5": "Stewart"}  # no card has a neighbour
+    s = _exhausted(position(g2, cells, top=None))
+    assert g2.legal_actions(s) == [A.PASS]
+    s = g2.play(s, "pass")
+    assert s.passed == 1 and g2.current_player(s) == 1
+
+
+def test_noblemen_reward_two_players_one_card(g2):
+    """Kings, Guardians, and Noblemen: in a 2-player game the Noblemen card still forces one
+    family card face up (only the Guardians side differs)."""
+    cells = dict(BASE, b1="Hamilton", b2="Buchanan", c1="Stewart", c2="Wallace")
+    s = position(g2, cells, top="Hamilton*")
+    s = g2.play(s, "ascend c1 right")
+    while s.phase == FILL:
+        s = g2.play(s, g2.legal_actions(s)[0])
+    if g2.current_player(s) == CHANCE:
+        s = reveal_top(g2, s, "Hamilton*")
+    assert s.pending == (1,)
+
+
+def test_reward_goes_only_to_the_first_player_to_reach_the_row(g2):
+    """Kings, Guardians, and Noblemen: the rewards go to the *first* player who ascends there."""
+    cells = dict(BASE, b1="Hamilton", b2="Buchanan", b3="Bruce", b4="Hamilton", c1="Stewart", c2="Wallace",
+                 c3="Douglas", d1="MacBeth")
+    s = position(g2, cells, noblemen=1, current=0)
+    s = g2.play(s, "ascend c2 right")  # a second card reaches the Noblemen row
+    while s.phase == FILL:
+        s = g2.play(s, g2.legal_actions(s)[0])
+    assert s.noblemen == 1 and s.pending == ()
