@@ -1,0 +1,46 @@
+"""``kingmaker serve``: the web server (the core's CLI adds this command)."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["serve"]
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--db",
+    default=None,
+    metavar="URL",
+    help="postgresql://user@host/db, sqlite:///path, or a file path; "
+    "default: a SQLite file in the user's data folder.",
+)
+@click.option("--bot-delay", default=0.4, show_default=True, type=float, help="Seconds a bot waits before moving.")
+def serve(host: str, port: int, db: str | None, bot_delay: float) -> None:
+    """Play in the browser: lobby, seats, bots, replays."""
+    try:
+        import uvicorn
+
+        from .app import create_app
+        from .storage import default_db_path
+    except ImportError as e:  # pragma: no cover - the [web] extra is missing
+        raise click.ClickException(f"the web server needs the [web] extra: pip install 'kingmaker[web]' ({e})") from e
+    app = create_app(db, bot_delay=bot_delay)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    where = db or f"sqlite:///{default_db_path()}"
+    click.echo(f"Kingmaker is being served at http://{shown}:{port}/  (storage: {_safe(where)})")
+    click.echo("Open that address in a browser; press Ctrl+C to stop.")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _safe(url: str) -> str:
+    """Hides a password in a database URL."""
+    if "://" in url and "@" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        if ":" in creds:
+            creds = creds.split(":", 1)[0] + ":***"
+        return f"{scheme}://{creds}@{host}"
+    return url

@@ -1,0 +1,372 @@
+"""Where matches live: one storage interface, SQLite (default) and PostgreSQL.
+
+A match is stored as its game, options and seed, its seats, and the list of
+every action taken (chance included) with its player and notation. A server
+rebuilds a match by replaying that list (chance outcomes are drawn again from
+the seed and checked against the stored ones). The current state's JSON
+(``game.to_json``) is kept beside the version as a check.
+
+Every move is stored with ``append``: in one transaction it checks that the
+match is still at the version the move was made for, inserts the action and
+moves the version on. Two writers racing for the same version: one wins, the
+other gets ``ConflictError`` (code ``match/conflict``).
+
+Seat tokens are stored only as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConflictError
+
+__all__ = [
+    "ActionRow",
+    "MatchRow",
+    "PostgresStorage",
+    "SeatRow",
+    "SQLiteStorage",
+    "Storage",
+    "default_db_path",
+    "hash_token",
+    "open_storage",
+]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "human" or "bot"
+    bot: str | None = None  # agent spec for a bot seat, e.g. "heuristic", "ismcts:normal"
+    name: str | None = None
+    token_hash: str | None = None  # human seats only
+    claimed: bool = False  # a human has joined this seat
+
+
+@dataclass
+class MatchRow:
+    id: str
+    game: str
+    players: int
+    options: dict
+    seed: int
+    version: int = 0
+    status: str = "playing"  # "playing" or "over"
+    result: list[float] | None = None
+    public: bool = True
+    state: dict | None = None
+    created: float = field(default_factory=time.time)
+    updated: float = field(default_factory=time.time)
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    player: int
+    action: int
+    text: str
+
+
+_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS km_matches (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        players INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        result TEXT,
+        public INTEGER NOT NULL,
+        state TEXT,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS km_seats (
+        match_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        bot TEXT,
+        name TEXT,
+        token_hash TEXT,
+        claimed INTEGER NOT NULL,
+        PRIMARY KEY (match_id, seat)
+    )""",
+    """CREATE TABLE IF NOT EXISTS km_actions (
+        match_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        player INTEGER NOT NULL,
+        action INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (match_id, idx)
+    )""",
+    "CREATE INDEX IF NOT EXISTS km_matches_status ON km_matches (status, updated)",
+]
+
+_MATCH_COLS = "id, game, players, options, seed, version, status, result, public, state, created, updated"
+
+
+class Storage:
+    """The storage interface. Implementations differ only in connecting and SQL parameter style.
+
+    Methods are synchronous and short; the server calls them from its event loop.
+    """
+
+    url: str = ""
+    _param = "?"
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    # ---- to implement ------------------------------------------------------------
+    def _connect(self) -> Any:
+        raise NotImplementedError  # abstract
+
+    def _begin(self, cur: Any) -> None:
+        raise NotImplementedError  # abstract
+
+    # ---- shared --------------------------------------------------------------------
+    def _sql(self, sql: str) -> str:
+        return sql if self._param == "?" else sql.replace("?", self._param)
+
+    def _init_schema(self) -> None:
+        with self._tx() as cur:
+            for stmt in _SCHEMA:
+                cur.execute(stmt)
+
+    class _Tx:
+        def __init__(self, store: Storage) -> None:
+            self.store = store
+
+        def __enter__(self) -> Any:
+            self.store._lock.acquire()
+            try:
+                self.cur = self.store._conn.cursor()
+                self.store._begin(self.cur)
+            except BaseException:
+                self.store._lock.release()
+                raise
+            return self.cur
+
+        def __exit__(self, et, ev, tb) -> None:
+            try:
+                if et is None:
+                    self.store._conn.commit()
+                else:
+                    self.store._conn.rollback()
+            finally:
+                self.cur.close()
+                self.store._lock.release()
+
+    def _tx(self) -> Storage._Tx:
+        return Storage._Tx(self)
+
+    def _ex(self, cur: Any, sql: str, args: tuple = ()) -> Any:
+        cur.execute(self._sql(sql), args)
+        return cur
+
+    def create_match(self, m: MatchRow, seats: list[SeatRow]) -> None:
+        """Stores a new match with its seats (version 0, no action yet)."""
+        with self._tx() as cur:
+            self._ex(
+                cur,
+                f"INSERT INTO km_matches ({_MATCH_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    m.id, m.game, m.players, json.dumps(m.options), str(m.seed), m.version, m.status,
+                    json.dumps(m.result) if m.result is not None else None, int(m.public),
+                    json.dumps(m.state) if m.state is not None else None, m.created, m.updated,
+                ),
+            )
+            for s in seats:
+                self._ex(
+                    cur,
+                    "INSERT INTO km_seats (match_id, seat, kind, bot, name, token_hash, claimed)"
+                    " VALUES (?,?,?,?,?,?,?)",
+                    (m.id, s.seat, s.kind, s.bot, s.name, s.token_hash, int(s.claimed)),
+                )
+
+    def append(
+        self,
+        match_id: str,
+        version: int,
+        actions: list[ActionRow],
+        state: dict | None,
+        status: str,
+        result: list[float] | None,
+    ) -> int:
+        """Stores ``actions`` taken at ``version``; returns the new version.
+
+        Raises:
+            ConflictError: the match is no longer at ``version`` (another move won).
+        """
+        new = version + len(actions)
+        with self._tx() as cur:
+            self._ex(
+                cur,
+                "UPDATE km_matches SET version = ?, state = ?, status = ?, result = ?, updated = ?"
+                " WHERE id = ? AND version = ?",
+                (
+                    new, json.dumps(state) if state is not None else None, status,
+                    json.dumps(result) if result is not None else None, time.time(), match_id, version,
+                ),
+            )
+            if cur.rowcount != 1:
+                raise ConflictError(
+                    f"match {match_id} has moved on from version {version}; "
+                    "reload the position and choose again",
+                    match=match_id,
+                    version=version,
+                )
+            for i, a in enumerate(actions):
+                self._ex(
+                    cur,
+                    "INSERT INTO km_actions (match_id, idx, player, action, text) VALUES (?,?,?,?,?)",
+                    (match_id, version + i, a.player, a.action, a.text),
+                )
+        return new
+
+    def update_seat(self, match_id: str, seat: SeatRow) -> None:
+        """Replaces the stored seat ``seat.seat`` of the match (join, leave, bot takes over)."""
+        with self._tx() as cur:
+            self._ex(
+                cur,
+                "UPDATE km_seats SET kind = ?, bot = ?, name = ?, token_hash = ?, claimed = ?"
+                " WHERE match_id = ? AND seat = ?",
+                (seat.kind, seat.bot, seat.name, seat.token_hash, int(seat.claimed), match_id, seat.seat),
+            )
+
+    def get_match(self, match_id: str) -> MatchRow | None:
+        with self._tx() as cur:
+            row = self._ex(cur, f"SELECT {_MATCH_COLS} FROM km_matches WHERE id = ?", (match_id,)).fetchone()
+        return _match_row(row) if row else None
+
+    def get_seats(self, match_id: str) -> list[SeatRow]:
+        with self._tx() as cur:
+            rows = self._ex(
+                cur,
+                "SELECT seat, kind, bot, name, token_hash, claimed FROM km_seats"
+                " WHERE match_id = ? ORDER BY seat",
+                (match_id,),
+            ).fetchall()
+        return [SeatRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
+
+    def get_actions(self, match_id: str) -> list[ActionRow]:
+        with self._tx() as cur:
+            rows = self._ex(
+                cur,
+                "SELECT player, action, text FROM km_actions WHERE match_id = ? ORDER BY idx",
+                (match_id,),
+            ).fetchall()
+        return [ActionRow(int(r[0]), int(r[1]), r[2]) for r in rows]
+
+    def list_matches(self, status: str | None = None, limit: int = 100, public_only: bool = False) -> list[MatchRow]:
+        """Returns the most recently updated matches first."""
+        where, args = [], []
+        if status is not None:
+            where.append("status = ?")
+            args.append(status)
+        if public_only:
+            where.append("public = 1")
+        sql = f"SELECT {_MATCH_COLS} FROM km_matches"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY updated DESC LIMIT ?"
+        args.append(int(limit))
+        with self._tx() as cur:
+            rows = self._ex(cur, sql, tuple(args)).fetchall()
+        return [_match_row(r) for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def _match_row(r: tuple) -> MatchRow:
+    return MatchRow(
+        id=r[0], game=r[1], players=int(r[2]), options=json.loads(r[3]), seed=int(r[4]),
+        version=int(r[5]), status=r[6], result=json.loads(r[7]) if r[7] is not None else None,
+        public=bool(r[8]), state=json.loads(r[9]) if r[9] is not None else None,
+        created=float(r[10]), updated=float(r[11]),
+    )
+
+
+class SQLiteStorage(Storage):
+    """SQLite in WAL mode: the default, a file in the user's data folder."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__()
+        self.path = str(path)
+        self.url = f"sqlite:///{self.path}"
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        if self.path != ":memory:":
+            self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA busy_timeout=30000")
+        self._init_schema()
+
+    def _begin(self, cur: Any) -> None:
+        cur.execute("BEGIN IMMEDIATE")
+
+    def journal_mode(self) -> str:
+        with self._lock:
+            return self._conn.execute("PRAGMA journal_mode").fetchone()[0]
+
+
+class PostgresStorage(Storage):
+    """PostgreSQL through psycopg 3, from a URL such as ``postgresql://user@host:5432/db``."""
+
+    _param = "%s"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        try:
+            import psycopg
+        except ImportError as e:  # pragma: no cover - the [web] extra installs it
+            raise RuntimeError("PostgreSQL storage needs psycopg: pip install 'kingmaker[web]'") from e
+        self.url = url
+        self._conn = psycopg.connect(url, autocommit=False)
+        self._init_schema()
+
+    def _begin(self, cur: Any) -> None:
+        pass  # psycopg opens a transaction with the first statement
+
+    def _init_schema(self) -> None:
+        # Several servers (or test runs) may create the tables at once.
+        with self._tx() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(7100007)")
+            for stmt in _SCHEMA:
+                cur.execute(stmt)
+
+
+def default_db_path() -> Path:
+    """Returns the SQLite file in the user's data folder (XDG_DATA_HOME or ~/.local/share)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "kingmaker" / "kingmaker.sqlite3"
+
+
+def open_storage(url: str | None = None) -> Storage:
+    """Returns the storage for ``url``: ``postgresql://...``, ``sqlite:///path``, a path, or the default file."""
+    if not url:
+        return SQLiteStorage(default_db_path())
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStorage(url)
+    if url.startswith("sqlite:///"):
+        return SQLiteStorage(url[len("sqlite:///"):] or ":memory:")
+    if url.startswith("sqlite://"):
+        return SQLiteStorage(url[len("sqlite://"):] or ":memory:")
+    if "://" in url:
+        raise ValueError(f"unknown database URL {url!r}; use sqlite:///path or postgresql://user@host/db")
+    return SQLiteStorage(url)
