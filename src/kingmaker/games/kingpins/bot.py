@@ -1,0 +1,131 @@
+"""The Kingpins heuristic: shed the most valuable cards, keep what scores in your favour.
+
+It reads only the acting player's hand and public things (the stacks, the
+stockpile's size), so it plays the same on any state consistent with its view.
+In order of preference:
+
+1. go out if one action empties the hand;
+2. play a card onto a stack (or slip one under with a Femme Fatale), the most
+   valuable first, counting the cards it lets you play after it;
+3. after an Enforcer, rub out the most valuable card allowed;
+4. move a stack off an original recruitment space when you hold a card to put
+   there, then put there the card that sheds the most (with its chain);
+5. end the turn.
+
+With abilities on it keeps Hideouts (Lie Low lowers its score) unless they
+let it go out.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from . import actions as A
+from .data import (
+    AB_ALL_CLEAR,
+    AB_COLLECT,
+    AB_LIE_LOW,
+    AB_RUB_OUT,
+    ABILITY,
+    FF_RED,
+    NUM_KINDS,
+    ONTO,
+    RUB_OUT_BITS,
+    VALUE,
+    kinds,
+    remove_card,
+)
+from .state import RUB_OUT, State
+
+if TYPE_CHECKING:
+    from .rules import Kingpins
+
+_STRIDE = NUM_KINDS * 8
+
+
+def _chain(hand: int, k: int) -> int:
+    """Returns the value of the cards from ``hand`` that could follow ``k`` down a stack."""
+    total = 0
+    cur = k
+    while True:
+        best = -1
+        for j in ONTO[cur]:
+            if hand >> j & 1 and (best < 0 or VALUE[j] > VALUE[best]):
+                best = j
+        if best < 0:
+            return total
+        total += VALUE[best] + 1
+        hand = remove_card(hand, best)
+        cur = best
+
+
+def _bonus(game: Kingpins, s: State, k: int, hand_after: int) -> float:
+    if not game.abilities:
+        return 0.0
+    ab = ABILITY[k]
+    if ab == AB_COLLECT and s.unseen:
+        return 3.0
+    if ab == AB_ALL_CLEAR and s.unseen and not s.no_draw:
+        return 4.0
+    if ab == AB_RUB_OUT and hand_after & RUB_OUT_BITS:
+        return 3.0
+    return 0.0
+
+
+def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) -> int:
+    legal = game.legal_actions(s, player)
+    if len(legal) == 1:
+        return legal[0]
+    hand = s.hands[player]
+    keep_hideouts = game.abilities
+    if s.phase == RUB_OUT:
+        best, best_v = A.KEEP, 0.0
+        for a in legal:
+            if a == A.KEEP:
+                continue
+            k = a - A.DISCARD0
+            if keep_hideouts and ABILITY[k] == AB_LIE_LOW:
+                continue
+            v = VALUE[k] + 1 + rng.random() * 1e-3
+            if v > best_v:
+                best, best_v = a, v
+        return best
+    stacks = s.stacks
+    size = hand.bit_count()
+    plays: list[tuple[float, int]] = []
+    dumps: list[tuple[float, int]] = []
+    moves: list[int] = []
+    for a in legal:
+        if a < A.UNDER0:
+            k, t = divmod(a, 8)
+            if size == 1:
+                return a  # the last card: the round ends with nothing in hand
+            if keep_hideouts and ABILITY[k] == AB_LIE_LOW:
+                continue
+            after = remove_card(hand, k)
+            v = VALUE[k] + 1 + 0.5 * _chain(after, k) + _bonus(game, s, k, after)
+            if stacks[t] or t >= 4:  # onto a card, or a kingpin into an empty corner
+                plays.append((v, a))
+            else:
+                dumps.append((v, a))
+        elif a < A.MOVE0:
+            c, rest = divmod(a - A.UNDER0, _STRIDE)
+            k = rest // 8
+            if size == 2:
+                return a  # the Femme Fatale and the card were the last two
+            after = remove_card(remove_card(hand, k), FF_RED + c)
+            plays.append((VALUE[k] + VALUE[FF_RED + c] + 2 + _bonus(game, s, k, after), a))
+        elif a < A.END_TURN:
+            moves.append(a)
+    noise = rng.random
+    if plays:
+        return max((v + noise() * 1e-3, a) for v, a in plays)[1]
+    if dumps:
+        # A dump onto an empty original stack: the card (and chain) that sheds the most.
+        return max((v + noise() * 1e-3, a) for v, a in dumps)[1]
+    if moves:
+        dumpable = [k for k in kinds(hand) if k < FF_RED or (ABILITY[k] == AB_LIE_LOW and not keep_hideouts)]
+        if dumpable:
+            return moves[int(noise() * len(moves))]
+    return A.END_TURN

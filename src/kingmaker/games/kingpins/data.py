@@ -1,0 +1,189 @@
+"""Kingpins components, read once from ``kingpins.json`` (every value there is designed).
+
+A card *kind* is an int::
+
+    0..47    ranked card: family * 12 + (rank - 1); families 0, 1 are red, 2, 3 black
+    48, 49   Femme Fatale, red / black (2 copies each)
+    50, 51   Hideout, red / black (2 copies each; plays as rank 0)
+
+Sets of cards (a hand, the stockpile, the discards) are int bitmasks over 56
+*physical* bits: bit k is the first copy of kind k, bit k + 4 (52..55) the
+second copy of kinds 48..51. A second copy's bit is set only when the first
+one is, so every set has exactly one mask.
+
+The eight stacks around the stockpile, by index::
+
+            NW(7)    N(0)    NE(4)
+            W(3)   [stock]   E(1)
+            SW(6)    S(2)    SE(5)
+
+0..3 are the original recruitment stacks, 4..7 the corner syndicate spaces.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DATA = json.loads(Path(__file__).with_name("kingpins.json").read_text())
+
+HAND_SIZE: int = DATA["hand_size"]
+ROUNDS: int = DATA["rounds"]
+COLOURS: tuple[str, ...] = tuple(DATA["colours"])
+FAMILIES: tuple[dict, ...] = tuple(DATA["families"])
+RANKS: tuple[dict, ...] = tuple(DATA["ranks"])
+FF: dict = DATA["femme_fatale"]
+HIDEOUT: dict = DATA["hideout"]
+ABILITIES: dict = DATA["abilities"]
+
+STACK_NAMES: tuple[str, ...] = tuple(DATA["recruitment_stacks"]) + tuple(DATA["corners"])
+STACK_BY_NAME = {n.lower(): i for i, n in enumerate(STACK_NAMES)}
+NUM_STACKS = 8
+RECRUITMENT = (0, 1, 2, 3)
+CORNERS = (4, 5, 6, 7)
+
+NUM_RANKED = len(FAMILIES) * len(RANKS)  # 48
+FF_RED, FF_BLACK, HIDE_RED, HIDE_BLACK = NUM_RANKED, NUM_RANKED + 1, NUM_RANKED + 2, NUM_RANKED + 3
+NUM_KINDS = NUM_RANKED + 4  # 52
+NUM_CARDS = NUM_RANKED + 2 * FF["copies_per_colour"] + 2 * HIDEOUT["copies_per_colour"]  # 56
+KINGPIN_RANK = len(RANKS)  # 12
+
+# Ability codes (0: none).
+NO_ABILITY, AB_ALL_CLEAR, AB_COLLECT, AB_RUB_OUT, AB_ALIBI, AB_LIE_LOW = range(6)
+ABILITY_CODES = {
+    "all_clear": AB_ALL_CLEAR,
+    "collect": AB_COLLECT,
+    "rub_out": AB_RUB_OUT,
+    "alibi": AB_ALIBI,
+    "lie_low": AB_LIE_LOW,
+}
+ABILITY_KEYS = {v: k for k, v in ABILITY_CODES.items()}
+RUB_OUT_MAX_VALUE: int = ABILITIES["rub_out"]["max_value"]
+LIE_LOW_REDUCTION: int = ABILITIES["lie_low"]["reduction"]
+
+_NO_RANK = -100  # a Femme Fatale has no rank: nothing is played on or under it by rank
+
+
+def _build():
+    rank, colour, value, ability, code, name, family = [], [], [], [], [], [], []
+    for f in FAMILIES:
+        for r in RANKS:
+            rank.append(r["rank"])
+            colour.append(COLOURS.index(f["colour"]))
+            value.append(r["value"])
+            ability.append(ABILITY_CODES[r["ability"]] if r["ability"] else NO_ABILITY)
+            code.append(f"{f['code']}{r['rank']}")
+            name.append(r["name"])
+            family.append(f["name"])
+    for special, rk in ((FF, _NO_RANK), (HIDEOUT, HIDEOUT.get("rank", 0))):
+        for c, cname in enumerate(COLOURS):
+            rank.append(rk)
+            colour.append(c)
+            value.append(special["value"])
+            ability.append(ABILITY_CODES[special["ability"]] if special["ability"] else NO_ABILITY)
+            code.append(f"{special['code']}{cname[0]}")
+            name.append(special["name"])
+            family.append(None)
+    return tuple(rank), tuple(colour), tuple(value), tuple(ability), tuple(code), tuple(name), tuple(family)
+
+
+RANK, COLOUR, VALUE, ABILITY, CODE, NAME, FAMILY = _build()
+CODE_BY_NAME = {c.lower(): k for k, c in enumerate(CODE)}
+COPIES: tuple[int, ...] = tuple(1 if k < NUM_RANKED else 2 for k in range(NUM_KINDS))
+
+
+def _fits(k: int, top: int) -> bool:
+    """True when card kind ``k`` may lie on ``top``: one rank lower, opposite colour."""
+    return RANK[k] >= 0 and RANK[top] >= 0 and RANK[k] == RANK[top] - 1 and COLOUR[k] != COLOUR[top]
+
+
+# ONTO[top]: the kinds that may be played on a stack whose top card is ``top``.
+ONTO: tuple[tuple[int, ...], ...] = tuple(
+    tuple(k for k in range(NUM_KINDS) if _fits(k, t)) for t in range(NUM_KINDS)
+)
+# UNDER[bottom]: the kinds a Femme Fatale may slip under a stack whose bottom card is ``bottom``.
+UNDER: tuple[tuple[int, ...], ...] = tuple(
+    tuple(k for k in range(NUM_KINDS) if _fits(b, k)) for b in range(NUM_KINDS)
+)
+# FITS[b * NUM_KINDS + top]: a stack with bottom ``b`` may be moved onto a stack with top ``top``.
+FITS: tuple[bool, ...] = tuple(_fits(b, t) for b in range(NUM_KINDS) for t in range(NUM_KINDS))
+
+KINGPINS: tuple[int, ...] = tuple(k for k in range(NUM_KINDS) if RANK[k] == KINGPIN_RANK)
+FULL_DECK = (1 << NUM_CARDS) - 1
+KIND_BITS = (1 << NUM_KINDS) - 1  # first copies only
+FF_BITS = (1 << FF_RED) | (1 << FF_BLACK)
+NOT_FF_BITS = KIND_BITS & ~FF_BITS  # the kinds that can be placed on a stack
+RUB_OUT_BITS = sum(1 << k for k in range(NUM_KINDS) if VALUE[k] <= RUB_OUT_MAX_VALUE)
+KINGPIN_BITS = sum(1 << k for k in KINGPINS)
+
+
+def add_card(mask: int, k: int) -> int:
+    """Returns the set ``mask`` with one more card of kind ``k``."""
+    if k >= NUM_RANKED and mask >> k & 1:
+        return mask | 1 << (k + 4)
+    return mask | 1 << k
+
+
+def remove_card(mask: int, k: int) -> int:
+    """Returns the set ``mask`` with one card of kind ``k`` fewer (it must hold one)."""
+    if k >= NUM_RANKED and mask >> (k + 4) & 1:
+        return mask & ~(1 << (k + 4))
+    return mask & ~(1 << k)
+
+
+def count(mask: int, k: int) -> int:
+    """Returns how many cards of kind ``k`` the set holds."""
+    if k >= NUM_RANKED:
+        return (mask >> k & 1) + (mask >> (k + 4) & 1)
+    return mask >> k & 1
+
+
+def kinds(mask: int) -> list[int]:
+    """Returns the cards of a set as sorted kinds, with repeats for second copies."""
+    out = []
+    m = mask & KIND_BITS
+    while m:
+        low = m & -m
+        k = low.bit_length() - 1
+        out.append(k)
+        if k >= NUM_RANKED and mask >> (k + 4) & 1:
+            out.append(k)
+        m ^= low
+    return out
+
+
+def from_kinds(ks) -> int:
+    """Returns the set holding the given kinds (with repeats)."""
+    m = 0
+    for k in ks:
+        m = add_card(m, k)
+    return m
+
+
+def is_canonical(mask: int) -> bool:
+    """True when no second-copy bit is set without its first copy."""
+    if mask < 0 or mask >> NUM_CARDS:
+        return False
+    return all(not (mask >> (k + 4) & 1) or mask >> k & 1 for k in range(NUM_RANKED, NUM_KINDS))
+
+
+def card_info(k: int) -> dict:
+    """Returns a card as JSON data for views: code, name, family, colour, rank, value, ability."""
+    ab = ABILITY[k]
+    return {
+        "code": CODE[k],
+        "name": NAME[k],
+        "family": FAMILY[k],
+        "colour": COLOURS[COLOUR[k]],
+        "rank": RANK[k] if RANK[k] >= 0 else None,
+        "value": VALUE[k],
+        "ability": ABILITIES[ABILITY_KEYS[ab]]["name"] if ab else None,
+    }
+
+
+def card_label(k: int) -> str:
+    """Returns a readable card name such as 'Moretti Enforcer (red 7)' or 'Hideout (black)'."""
+    col = COLOURS[COLOUR[k]]
+    if k < NUM_RANKED:
+        return f"{FAMILY[k]} {NAME[k]} ({col} {RANK[k]})"
+    return f"{NAME[k]} ({col})"

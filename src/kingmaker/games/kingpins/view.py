@@ -1,0 +1,130 @@
+"""What each player may know of a Kingpins state, and states consistent with it.
+
+Public: every stack (all its cards are face up), the stockpile's size, the
+discards, each hand's size, the scores, and the hands revealed when a round
+is scored. Private: a player's own hand. Never stored: the stockpile's order.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from ...core.api import CHANCE
+from . import actions as A
+from .data import ABILITIES, CORNERS, ROUNDS, STACK_NAMES, card_info, card_label, from_kinds, kinds
+from .state import COLLECT, DEAL, DRAW, END, PHASE_NAMES, PLAY, RUB_OUT, State
+
+if TYPE_CHECKING:
+    from .rules import Kingpins
+
+
+def _cards(mask: int) -> list[dict]:
+    return [card_info(k) for k in kinds(mask)]
+
+
+def view(game: Kingpins, s: State, player: int | None) -> dict:
+    n = game.num_players
+    cp = game.current_player(s)
+    over = s.phase == END
+    stacks = []
+    for t, st in enumerate(s.stacks):
+        stacks.append({
+            "name": STACK_NAMES[t],
+            "kind": "corner" if t in CORNERS else "recruitment",
+            "cards": [card_info(k) for k in st],
+            "size": len(st),
+        })
+    out = {
+        "game": game.id,
+        "players": n,
+        "you": player,
+        "abilities": game.abilities,
+        "round": s.round + 1,
+        "rounds": ROUNDS,
+        "phase": PHASE_NAMES[s.phase],
+        "to_move": "chance" if cp == CHANCE else (None if cp < 0 else cp),
+        "current": s.current,
+        "dealt": s.deal if s.phase == DEAL else None,
+        "stacks": stacks,
+        "stockpile": s.unseen.bit_count(),
+        "discards": _cards(s.discards),
+        "hand_sizes": [h.bit_count() for h in s.hands],
+        "played_this_turn": s.played,
+        "passes": s.passes,
+        "no_draw": s.no_draw,
+        "totals": list(s.totals),
+        "round_scores": [list(r) for r in s.history],
+        "rounds_won": list(game.rounds_won(s)),
+        "ability_rules": (
+            {v["name"]: v["text"] for v in ABILITIES.values()} if game.abilities else {}
+        ),
+    }
+    if s.history:
+        out["last_round"] = {
+            "round": len(s.history),
+            "hands": [_cards(h) for h in s.last_hands],
+            "scores": list(s.history[-1]),
+            "winners": list(game.round_winners(s.history[-1])),
+        }
+    if player is not None:
+        out["hand"] = _cards(s.hands[player])
+    if over:
+        out["hands"] = [_cards(h) for h in s.hands]
+        out["ranking"] = game.ranking(s)
+        out["winners"] = list(game.winners(s))
+        out["returns"] = list(game.returns(s))
+    return out
+
+
+def sample_hidden(game: Kingpins, s: State, player: int | None, rng: random.Random) -> State:
+    """Deals the cards ``player`` cannot see again at random: the other hands and the stockpile.
+
+    The pool (stockpile plus the other hands) is built in sorted order from what
+    the view shows, so the sample depends only on the view and ``rng``.
+    """
+    if s.phase == END:
+        return s
+    n = game.num_players
+    others = [q for q in range(n) if q != player]
+    pool = kinds(s.unseen)
+    for q in others:
+        pool.extend(kinds(s.hands[q]))
+    pool.sort()
+    rng.shuffle(pool)
+    hands = list(s.hands)
+    i = 0
+    for q in others:
+        size = s.hands[q].bit_count()
+        hands[q] = from_kinds(pool[i:i + size])
+        i += size
+    unseen = from_kinds(pool[i:])
+    return State(s.phase, s.round, s.current, s.deal, tuple(hands), unseen, s.stacks, s.discards,
+                 s.played, s.passes, s.no_draw, s.totals, s.history, s.last_hands)
+
+
+def observe_action(game: Kingpins, s: State, action: int, player: int | None, observer: int | None) -> str | None:
+    """Returns the log line ``observer`` sees: a card dealt or drawn is shown only to its receiver."""
+    n = game.num_players
+    if s.phase in (DEAL, DRAW, COLLECT):
+        k = action - A.DEAL0
+        if s.phase == DEAL:
+            if s.deal >= game.hand_deal:
+                return f"{card_label(k)} is turned up on {STACK_NAMES[s.deal - game.hand_deal]}"
+            who = s.deal % n
+            what = "dealt"
+        elif s.phase == DRAW:
+            who, what = s.current, "draws"
+        else:
+            who, what = (s.current + 1) % n, "collects (Bookie)"
+        if observer == who:
+            return f"you {'are dealt' if what == 'dealt' else 'draw'} {card_label(k)}"
+        return f"player {who} {'is dealt' if what == 'dealt' else what} a card"
+    text = A.to_str(action, s.stacks)
+    if s.phase == PLAY and action == A.END_TURN:
+        if s.unseen and not s.no_draw:
+            return f"player {player}: end turn (draws a card)"
+        return f"player {player}: end turn" + ("" if s.played else " (pass)")
+    if s.phase in (PLAY, RUB_OUT):
+        return f"player {player}: {text}"
+    return f"player {player}: {text}"  # pragma: no cover
