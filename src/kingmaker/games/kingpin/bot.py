@@ -1,0 +1,181 @@
+"""The Kingpin heuristic: one ply of search with a tactical evaluation.
+
+For each legal action it looks at the position after it and scores material
+(gangsters alive, weighted by their icons), the race to leave the board past
+the enemy's area, No Man's Land, and the best attack the opponent could make
+in reply (and, less, the best attack it keeps for itself). Nothing is hidden
+in Kingpin, so it reads the state it is given; the draws still to come are
+not looked at.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from .state import CHOOSE, DRAW, END, State
+
+if TYPE_CHECKING:
+    from .rules import Kingpin
+
+WIN = 1_000_000.0
+# Mafia preference when choosing (the designer's notes: 'the Russians are always the
+# first choice'); see the balance table in docs/rulings/kingpin.md.
+PREFERENCE = ("russian", "italian", "yakuza")
+
+
+def _tables(game: Kingpin) -> dict:
+    cache = getattr(game, "_bot_cache", None)
+    if cache is not None:
+        return cache
+    t = game.t
+    value = []
+    for tile in t.tiles:
+        pistols = [side[0] for side in tile.sides]
+        cars = [side[1] for side in tile.sides]
+        vests = sum(side[2] for side in tile.sides)
+        pens = sum(1 for side in tile.sides if side[3])
+        v = 3.0 + 1.5 * tile.toughness + 1.0 * max(pistols) + 0.5 * sum(pistols) + 0.6 * max(cars)
+        v += 0.4 * vests + 0.8 * pens + (3.0 if tile.sniper else 0.0)
+        value.append(v)
+    cols = t.board.columns
+    # Steps from each square to leave the board (reach a red triangle, then step off).
+    exit_dist = []
+    for p in range(2):
+        exits = [sq for sq in range(t.n_sq) if t.EXIT[p][sq] >= 0]
+        row = []
+        for sq in range(t.n_sq):
+            if exits:
+                row.append(min(abs(sq % cols - e % cols) + abs(sq // cols - e // cols) for e in exits) + 1)
+            else:
+                row.append(99)
+        exit_dist.append(tuple(row))
+    nml_dist = tuple(
+        min((abs(sq % cols - e % cols) + abs(sq // cols - e // cols) for e in t.NML), default=9)
+        for sq in range(t.n_sq)
+    )
+    cache = {"value": tuple(value), "exit": tuple(exit_dist), "nml": nml_dist}
+    game._bot_cache = cache  # type: ignore[attr-defined]
+    return cache
+
+
+def attacks(game: Kingpin, s: State, p: int) -> list[tuple[int, float]]:
+    """Returns (action, material swing for p) for every legal attack of p in s."""
+    t = game.t
+    C = game.codec
+    own = game.owners(s.mafia)
+    value = _tables(game)["value"]
+    board = s.board
+    NB, AIM, CAR, SNIPER = t.NB, t.AIM, t.CAR, t.SNIPER
+    out = []
+    for sq in range(t.n_sq):
+        c = board[sq]
+        if c < 0 or own[c >> 2] != p or SNIPER[c >> 2]:
+            continue
+        for d in range(4):
+            n = NB[sq][d]
+            if n < 0:
+                continue
+            bn = board[n]
+            if bn >= 0:
+                if AIM[c][d] and own[bn >> 2] != p:
+                    dead = game.resolve(board, own, sq, n, -1)
+                    if n in dead:
+                        out.append((C.shoot(sq, d), _swing(board, own, dead, p, value)))
+            elif CAR[c][d]:
+                n2 = NB[n][d]
+                if n2 >= 0 and board[n2] >= 0 and own[board[n2] >> 2] != p:
+                    moved = list(board)
+                    moved[n] = c
+                    moved[sq] = -1
+                    dead = game.resolve(moved, own, n, n2, d)
+                    if n2 in dead:
+                        out.append((C.raid(sq, d), _swing(moved, own, dead, p, value)))
+    return out
+
+
+def _swing(board, own, dead, p: int, value) -> float:
+    v = 0.0
+    for x in dead:
+        tl = board[x] >> 2
+        v += value[tl] if own[tl] != p else -value[tl]
+    return v
+
+
+def evaluate(game: Kingpin, s: State, p: int) -> float:
+    """Returns how good ``s`` is for ``p`` (large and positive: a win)."""
+    if s.phase == END:
+        return WIN if s.winner == p else -WIN
+    t = game.t
+    q = 1 - p
+    tb = _tables(game)
+    value, exit_d, nml_d = tb["value"], tb["exit"], tb["nml"]
+    own = game.owners(s.mafia)
+    board = s.board
+    score = 0.0
+    for x in s.hand[p] + s.deck[p]:
+        score += value[x]
+    for x in s.hand[q] + s.deck[q]:
+        score -= value[x]
+    best_exit = [99, 99]
+    nml = [0, 0]
+    near_nml = [0, 0]
+    for sq in range(t.n_sq):
+        c = board[sq]
+        if c < 0:
+            continue
+        tl = c >> 2
+        o = own[tl]
+        sign = 1.0 if o == p else -1.0
+        v = value[tl] + 1.0
+        e = exit_d[o][sq]
+        if e < best_exit[o]:
+            best_exit[o] = e
+        v += 1.2 / e
+        if t.IN_NML[sq]:
+            nml[o] += 1
+            v += 1.5
+        elif nml_d[sq] == 1:
+            near_nml[o] += 1
+        score += sign * v
+    # The race to leave the board: the mover's next steps decide it.
+    to_move = q if s.phase == DRAW else s.current  # after a draw the opponent moves
+    if best_exit[q] <= 1 and to_move == q:
+        return -WIN / 2
+    score -= 40.0 / best_exit[q] ** 2
+    score += 25.0 / best_exit[p] ** 2
+    # No Man's Land: three there and none of the enemy's wins.
+    if nml[p] == 0 and nml[q] == 2 and near_nml[q]:
+        score -= 60.0
+    if nml[q] == 0 and nml[p] >= 2:
+        score += 12.0 * nml[p]
+    if nml[p] == 0 and nml[q] >= 2:
+        score -= 12.0 * nml[q]
+    # Attacks: the opponent moves next.
+    opp = attacks(game, s, q)
+    if opp:
+        score -= max(0.0, max(v for _, v in opp))
+    mine = attacks(game, s, p)
+    if mine:
+        score += 0.3 * max(0.0, max(v for _, v in mine))
+    return score
+
+
+def heuristic_action(game: Kingpin, s: State, player: int, rng: random.Random) -> int:
+    legal = game.legal_actions(s, player)
+    if len(legal) == 1:
+        return legal[0]
+    if s.phase == CHOOSE:
+        C = game.codec
+        for key in PREFERENCE:
+            if key in game.t.mafias:
+                a = C.choose(game.t.mafias.index(key))
+                if a in legal:
+                    return a
+        return legal[0]
+    best, best_v = legal[0], -float("inf")
+    for a in legal:
+        v = evaluate(game, game.apply(s, a, player), player) + rng.random() * 1e-3
+        if v > best_v:
+            best, best_v = a, v
+    return best

@@ -1,0 +1,82 @@
+"""A text picture of a Kingpin view (never of a state): the grid with each tile's icons by side.
+
+Each square is four lines of eleven characters::
+
+    +-----------+
+    |    PP     |   icons on the tile's north side (P pistol, C car, V vest, S pen)
+    |V   R3^   C|   west icons, mafia letter + toughness + facing arrow, east icons
+    |  Vasili   |   the gangster's short name (a sniper's ends with '@')
+    |          *|   south icons; '*' marks a square under an enemy sniper's fire
+    +-----------+
+
+Empty squares show their kind: ``~ NML ~`` (No Man's Land), ``area 0`` /
+``area 1`` (areas of influence) and ``exit ^`` / ``exit v`` (red triangles).
+"""
+
+from __future__ import annotations
+
+W = 11
+_ARROW = {"N": "^", "E": ">", "S": "v", "W": "<"}
+
+
+def _cell(sq: dict) -> list[str]:
+    tile = sq["tile"]
+    fire = "*" if sq["under_fire_by"] else " "
+    if tile is None:
+        top = {"no_mans_land": "~ NML ~", "area": f"area {sq['area_of']}", "plain": ""}[sq["kind"]]
+        mid = f"exit {_ARROW[sq['exit_dir']]}" if sq["exit_for"] is not None else ""
+        return [top.center(W), mid.center(W), "".center(W), " " * (W - 1) + fire]
+    sides = tile["sides"]
+    letter = tile["mafia"][:1].upper()
+    mid = f"{letter}{tile['toughness']}{_ARROW[tile['facing']]}"
+    line1 = sides["W"]["icons"].ljust(4) + mid + sides["E"]["icons"].rjust(4)
+    name = tile["short"] + ("@" if tile["sniper"] else "")
+    south = sides["S"]["icons"].center(W - 1) + fire
+    return [sides["N"]["icons"].center(W), line1[:W], name[:W].center(W), south]
+
+
+def render(view: dict) -> str:
+    """Returns the board (row 5 at the top), each player's tiles and the state of play."""
+    b = view["board"]
+    cols, rows = b["columns"], b["rows"]
+    squares = b["squares"]
+    sep = "   +" + "+".join("-" * W for _ in range(cols)) + "+"
+    lines = ["    " + " ".join(n.center(W) for n in b["column_names"]), sep]
+    for r in range(rows - 1, -1, -1):
+        cells = [_cell(squares[r * cols + c]) for c in range(cols)]
+        for i in range(4):
+            label = f"{r + 1:>2} " if i == 1 else "   "
+            lines.append(label + "|" + "|".join(cell[i] for cell in cells) + "|")
+        lines.append(sep)
+    lines.append(f"Board {b['name']}: P pistol, C car, V vest, S support pen; letter = mafia, "
+                 "number = toughness, arrow = facing; @ sniper; * under a sniper's fire")
+    fired = [f"{s['name']} ({', '.join(s['under_fire_by'])})" for s in squares if s["under_fire_by"]]
+    if fired:
+        lines.append("Sniper fire on: " + ", ".join(fired))
+    for p in view["players_info"]:
+        m = p["mafia"]
+        who = f"Player {p['player']}" + (" (you)" if view["you"] == p["player"] else "")
+        if m is None:
+            lines.append(f"{who}: no mafia chosen yet")
+            continue
+        left = p.get("actions_left", p.get("actions_before_dawn"))
+        label = "actions left" if "actions_left" in p else "actions before dawn"
+        lines.append(f"{who}: {m['name']} ({m['color']}), {label}: {left}")
+        if "face_up" in p:
+            ups = []
+            for t in p["face_up"]:
+                pr = t["printed"]
+                icons = "/".join(pr[k]["icons"] or "-" for k in ("top", "right", "bottom", "left"))
+                ups.append(f"{t['short']} T{t['toughness']} [{icons}]" + (" sniper" if t["sniper"] else ""))
+            lines.append("  face up (top/right/bottom/left): " + ("; ".join(ups) or "none"))
+            lines.append(f"  face down: {p['face_down']['count']}; liquidated: "
+                         + (", ".join(p["liquidated"]) or "none"))
+    if view["last_liquidated"]:
+        lines.append("Last attack liquidated: " + ", ".join(view["last_liquidated"]))
+    if view["mafias_available"] and view["phase"] == "choose mafia":
+        lines.append("Mafias to choose from: " + ", ".join(m["name"] for m in view["mafias_available"]))
+    if "winner" in view:
+        lines.append(f"Player {view['winner']} wins: {view['reason_text']}.")
+    elif view["to_move"] is not None:
+        lines.append(f"To move: {view['to_move']}")
+    return "\n".join(lines)

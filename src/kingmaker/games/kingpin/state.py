@@ -1,0 +1,52 @@
+"""The Kingpin state: a frozen value of ints, strings and tuples.
+
+Fields::
+
+    phase      CHOOSE (a player picks a mafia), DRAW (chance: the mover draws a
+               face-down tile face up), PLAY or END
+    current    the player to act (the drawer at a DRAW node)
+    mafia      (m0, m1): index of each player's mafia in the game's tile set, -1 unchosen
+    board      one entry per square: -1 empty, else tile * 4 + facing (N 0, E 1, S 2, W 3)
+    hand       per player, the sorted ids of their face-up tiles not yet played
+    deck       per player, the sorted ids of their face-down tiles. Which tiles
+               they are is public (a mafia's eight tiles are known); their ORDER
+               is never stored: a draw is a chance node over this set
+    track      per player, the action track (movement actions left; with
+               long_night, movement actions left before dawn)
+    winner     -1 while the game goes on, else the winning player
+    reason     why the game ended ('' while it goes on)
+    last_dead  tile ids liquidated by the last action (for views and logs)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CHOOSE = 0
+DRAW = 1
+PLAY = 2
+END = 3
+
+PHASE_NAMES = {CHOOSE: "choose mafia", DRAW: "draw", PLAY: "play", END: "end"}
+
+# Reasons the game ended.
+EXIT = "exit"                  # a tile left the board past the enemy's area
+NO_MANS_LAND = "no-mans-land"  # three tiles on No Man's Land, none of the enemy's
+LIQUIDATION = "liquidation"    # every enemy gangster liquidated
+OUT_OF_ACTIONS = "out-of-actions"  # the loser's action token went below 1
+STUCK = "no-action"            # the loser had no action to take (ruling KP-R7)
+DAWN = "dawn"                  # A Very Long Night ended at dawn (ruling KP-R9)
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    phase: int
+    current: int
+    mafia: tuple[int, ...]
+    board: tuple[int, ...]
+    hand: tuple[tuple[int, ...], ...]
+    deck: tuple[tuple[int, ...], ...]
+    track: tuple[int, ...]
+    winner: int
+    reason: str
+    last_dead: tuple[int, ...]

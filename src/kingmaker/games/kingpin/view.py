@@ -1,0 +1,242 @@
+"""What the players see of a Kingpin state (everything: nothing is hidden), log lines, reasons.
+
+The view is rich because the terminal and the web page draw the board from it:
+every square with its kind, every tile with its name, mafia, colour,
+facing, toughness, icons per absolute side and per printed side, and the
+squares under each sniper's fire.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.api import CHANCE
+from .data import DIRS, MAFIA_INFO, SIDES
+from .state import (
+    DAWN,
+    END,
+    EXIT,
+    LIQUIDATION,
+    NO_MANS_LAND,
+    OUT_OF_ACTIONS,
+    PHASE_NAMES,
+    STUCK,
+    State,
+)
+
+if TYPE_CHECKING:
+    from .rules import Kingpin
+
+REASONS = {
+    EXIT: "a gangster left the board past the enemy's area of influence (the enemy kingpin is liquidated)",
+    NO_MANS_LAND: "three gangsters hold No Man's Land and the enemy has none there",
+    LIQUIDATION: "every enemy gangster is liquidated",
+    OUT_OF_ACTIONS: "the loser ran out of actions (the action token went below 1)",
+    STUCK: "the loser had no action to take",
+    DAWN: "dawn ended A Very Long Night",
+}
+
+
+def mafia_info(game: Kingpin, m: int) -> dict:
+    key = game.t.mafias[m]
+    info = MAFIA_INFO.get(key, {"name": key, "color": "grey", "letter": key[:1].upper()})
+    return {"key": key, "name": info["name"], "color": info["color"], "letter": info["letter"]}
+
+
+def tile_info(game: Kingpin, tl: int, facing: int | None = None, owner: int | None = None) -> dict:
+    """Returns a tile as JSON data; with a facing, its icons per absolute side too."""
+    t = game.t
+    tile = t.tiles[tl]
+    m = t.MAFIA[tl]
+    out = {
+        "id": tl,
+        "name": tile.name,
+        "short": tile.short,
+        "mafia": t.mafias[m],
+        "color": mafia_info(game, m)["color"],
+        "player": owner,
+        "toughness": tile.toughness,
+        "sniper": tile.sniper,
+        "start": tile.start,
+        "printed": {SIDES[i]: _icons(tile.sides[i]) for i in range(4)},
+    }
+    if tile.sniper:
+        out["fire_pattern"] = [list(x) for x in tile.fire]
+    if facing is not None:
+        out["facing"] = DIRS[facing]
+        out["sides"] = {DIRS[d]: {**_icons(tile.sides[(d - facing) % 4]), "printed": SIDES[(d - facing) % 4]}
+                        for d in range(4)}
+    return out
+
+
+def _icons(side: tuple[int, int, int, int]) -> dict:
+    p, c, v, s = side
+    return {"pistols": p, "cars": c, "vests": v, "pens": s, "icons": "P" * p + "C" * c + "V" * v + "S" * s}
+
+
+def view(game: Kingpin, s: State, player: int | None) -> dict:
+    t = game.t
+    b = t.board
+    cp = game.current_player(s)
+    chosen = all(m >= 0 for m in s.mafia)
+    own = game.owners(s.mafia) if chosen else None
+    fire: dict[int, list[str]] = {}
+    squares = []
+    for sq in range(t.n_sq):
+        c = s.board[sq]
+        if c >= 0 and t.SNIPER[c >> 2]:
+            for x in t.FIRE[sq][c]:
+                fire.setdefault(x, []).append(t.tiles[c >> 2].short)
+    for sq in range(t.n_sq):
+        c = s.board[sq]
+        area = next((p for p in range(2) if sq in t.AREA[p]), None)
+        exit_for = next((p for p in range(2) if t.EXIT[p][sq] >= 0), None)
+        kind = "no_mans_land" if sq in t.NML else "area" if area is not None else "plain"
+        squares.append({
+            "name": t.sq_names[sq],
+            "column": sq % b.columns,
+            "row": sq // b.columns,
+            "kind": kind,
+            "area_of": area,
+            "exit_for": exit_for,
+            "exit_dir": DIRS[t.EXIT[exit_for][sq]] if exit_for is not None else None,
+            "under_fire_by": fire.get(sq, []),
+            "tile": tile_info(game, c >> 2, c & 3, own[c >> 2] if own else None) if c >= 0 else None,
+        })
+    players = []
+    for p in range(2):
+        m = s.mafia[p]
+        entry: dict = {"player": p, "mafia": mafia_info(game, m) if m >= 0 else None}
+        if s.phase != 0:  # tiles are dealt once both mafias are chosen
+            on_board = [t.tiles[c >> 2].short for c in s.board if c >= 0 and own and own[c >> 2] == p]
+            gone = set(s.hand[p]) | set(s.deck[p]) | {c >> 2 for c in s.board if c >= 0}
+            entry.update({
+                "face_up": [tile_info(game, x, None, p) for x in s.hand[p]],
+                "face_down": {"count": len(s.deck[p]), "tiles": [t.tiles[x].short for x in s.deck[p]]},
+                "on_board": on_board,
+                "liquidated": [t.tiles[x].short for x in t.BY_MAFIA[m] if x not in gone] if m >= 0 else [],
+                "in_no_mans_land": sum(1 for sq in t.NML if s.board[sq] >= 0 and own and own[s.board[sq] >> 2] == p),
+            })
+        entry["actions_left" if not game.long_night else "actions_before_dawn"] = s.track[p]
+        players.append(entry)
+    out = {
+        "game": game.id,
+        "players": 2,
+        "you": player,
+        "phase": PHASE_NAMES[s.phase],
+        "to_move": "chance" if cp == CHANCE else (None if cp < 0 else cp),
+        "current": s.current,
+        "options": dict(game.option_values),
+        "board": {
+            "name": b.name,
+            "about": b.about,
+            "columns": b.columns,
+            "rows": b.rows,
+            "column_names": [chr(ord("a") + i) for i in range(b.columns)],
+            "squares": squares,
+            "areas": [[t.sq_names[x] for x in a] for a in t.AREA_T],
+            "no_mans_land": sorted(t.sq_names[x] for x in t.NML),
+            "exits": [[[t.sq_names[x], DIRS[d]] for x, d in b.exits[p]] for p in range(2)],
+        },
+        "mafias_available": [mafia_info(game, m) for m in range(len(t.mafias)) if m not in s.mafia],
+        "players_info": players,
+        "last_liquidated": [t.tiles[x].short for x in s.last_dead],
+        "action_track": not game.long_night,
+    }
+    if s.phase == END:
+        out["winner"] = s.winner
+        out["reason"] = s.reason
+        out["reason_text"] = REASONS.get(s.reason, s.reason)
+        out["returns"] = list(game.returns(s))
+    return out
+
+
+def observe_action(game: Kingpin, s: State, action: int, player: int | None, observer: int | None) -> str:
+    text = game.codec.to_str(action)
+    if game.current_player(s) == CHANCE:
+        return f"player {s.current} turns up {text[5:]}"
+    line = f"player {player}: {text}"
+    after = game.apply(s, action, player)
+    if after.last_dead and action < game.codec.PLAY0 and action >= game.codec.SHOOT0:
+        line += " (liquidated: " + ", ".join(game.t.tiles[x].short for x in after.last_dead) + ")"
+    if after.phase == END:
+        line += f"; player {after.winner} wins: {REASONS.get(after.reason, after.reason)}"
+    return line
+
+
+def explain_illegal(game: Kingpin, s: State, action: int, player: int) -> str:
+    """Returns why ``action`` is not legal for ``player`` in ``s`` (a short phrase)."""
+    C = game.codec
+    t = game.t
+    if s.phase == 0:
+        if C.CHOOSE0 <= action < C.DRAW0:
+            return "the starting player has already chosen that mafia"
+        return "both players must first choose a mafia"
+    if s.phase != 2:
+        return "it is not one of the legal moves now"
+    if action >= C.CHOOSE0:
+        return "the mafias are already chosen"
+    own = game.owners(s.mafia)
+    board = s.board
+    if action >= C.PLAY0:
+        x, _ = divmod(action - C.PLAY0, 4)
+        tl, sq = divmod(x, t.n_sq)
+        if tl not in s.hand[player]:
+            return f"{t.tiles[tl].short} is not one of your face-up tiles waiting to be played"
+        if sq not in t.AREA[player]:
+            return f"a new tile is played on a free square of your own area of influence ({', '.join(t.sq_names[q] for q in t.AREA_T[player])})"
+        return "that square is not free"
+    if action < C.MOVE0:
+        sq = action // 4
+    elif action < C.CASTLE0:
+        sq = (action - C.MOVE0) // 20
+    elif action < C.SHOOT0:
+        sq = (action - C.CASTLE0) // 18
+    elif action < C.RAID0:
+        sq = (action - C.SHOOT0) // 4
+    else:
+        sq = (action - C.RAID0) // 4
+    c = board[sq]
+    if c < 0:
+        return f"there is no tile on {t.sq_names[sq]}"
+    if own[c >> 2] != player:
+        return f"the tile on {t.sq_names[sq]} belongs to your opponent"
+    if action < C.MOVE0:
+        return "a turn must be by 90, 180 or 270 degrees (the tile already faces that way)"
+    if action < C.CASTLE0:
+        x, k = divmod(action - C.MOVE0, 5)
+        d = x % 4
+        n = t.NB[sq][d]
+        if n < 0:
+            if k:
+                return "a gangster leaving the board is not turned"
+            return "a tile leaves the board only past the enemy's area, from a red-triangle square"
+        if board[n] >= 0:
+            return "two tiles can never occupy the same square"
+        return "a turn after a move must be by 90, 180 or 270 degrees"
+    if action < C.SHOOT0:
+        x, k = divmod(action - C.CASTLE0, 9)
+        n = C.castle_other(sq, x % 2)
+        if n < 0 or board[n] < 0:
+            return "castling needs two of your tiles on adjacent squares"
+        if own[board[n] >> 2] != player:
+            return "you cannot castle with a gangster of the other mafia"
+        return "a turn after castling must be by 90, 180 or 270 degrees"
+    d = (action - (C.SHOOT0 if action < C.RAID0 else C.RAID0)) % 4
+    if t.SNIPER[c >> 2]:
+        return "a sniper cannot initiate an attack"
+    n = t.NB[sq][d]
+    if action < C.RAID0:
+        if n < 0 or board[n] < 0 or own[board[n] >> 2] == player:
+            return "a shootout needs an enemy tile on the adjacent square in that direction"
+        if not t.AIM[c][d]:
+            return "the attacking gangster has no aim (pistol) directed towards that enemy"
+        return "the attack would not liquidate the attacked gangster (too little power for its toughness)"
+    if not t.CAR[c][d]:
+        return "a raid needs a car icon on the side towards the enemy"
+    if n < 0 or board[n] >= 0:
+        return "a raid needs a free square between the raider and the enemy"
+    n2 = t.NB[n][d]
+    if n2 < 0 or board[n2] < 0 or own[board[n2] >> 2] == player:
+        return "a raid needs an enemy tile two squares away in a straight line"
+    return "the raid would not liquidate the attacked gangster (too little power for its toughness)"
