@@ -140,15 +140,20 @@ def test_ability_alibi_a_lawyer_cancels_your_highest_other_card():
     assert s.history == ((0, 14),)
 
 
-def test_ability_lie_low_a_hideout_lowers_the_round_score_by_3_not_below_0():
-    """Lie Low: "At round end, each Hideout in your hand lowers your round score by 3, but not
-    below 0." """
+def test_ability_lie_low_a_hand_of_only_hideouts_scores_0():
+    """Lie Low: "At round end, if every card left in your hand is a Hideout, you score 0 for
+    the round." (Retuned after the balance run, KP-D5.)"""
     g = make(2)
-    assert g.hand_score(from_kinds([k("Hr"), k("V9")])) == 6
-    assert g.hand_score(from_kinds([k("Hr"), k("Hb"), k("V9")])) == 3
-    assert g.hand_score(from_kinds([k("Hr"), k("V2")])) == 0  # not below 0
-    # With Alibi: the Lawyer cancels the 9, the Hideout takes 3 off the rest.
-    assert g.hand_score(from_kinds([k("Hr"), k("M10"), k("V9"), k("B4")])) == 10 + 4 - 3
+    assert g.hand_score(from_kinds([k("Hr")])) == 0
+    assert g.hand_score(from_kinds([k("Hr"), k("Hb"), k("Hb")])) == 0
+    assert g.hand_score(from_kinds([k("Hr"), k("V9")])) == 2 + 9  # not only Hideouts
+    # With Alibi: the Lawyer cancels the highest other card, here a Hideout.
+    assert g.hand_score(from_kinds([k("Hr"), k("M10")])) == 10
+    # Applied in a real round end: player 1 holds two Hideouts.
+    s = position(g, ["M3", "Hr Hb"], {"N": "B4"})
+    s = play(g, s, "M3 on N")
+    assert s.history == ((0, 0),)
+    assert g.round_winners(s.history[-1]) == (0, 1)
 
 
 def test_ability_option_off_plays_the_plain_game():
@@ -161,7 +166,8 @@ def test_ability_option_off_plays_the_plain_game():
     s = play(g, s, "end turn")
     assert s.phase == DRAW  # the Lookout did not stop the draw
     assert g.hand_score(from_kinds([k("M10"), k("V12")])) == 25
-    assert g.hand_score(from_kinds([k("Hr"), k("V9")])) == 9
+    assert g.hand_score(from_kinds([k("Hr"), k("V9")])) == 11
+    assert g.hand_score(from_kinds([k("Hr"), k("Hb")])) == 4  # no Lie Low
 
 
 def test_ability_texts_are_one_sentence_and_need_no_hidden_information():

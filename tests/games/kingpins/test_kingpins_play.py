@@ -37,7 +37,7 @@ def test_deck_two_red_and_two_black_families_of_ranks_1_to_12_plus_specials():
     assert DATA["ranks"][-1]["name"] == "Kingpin"
     assert sum(COPIES) == NUM_CARDS == 56
     assert RANK[k("Hr")] == 0 and RANK[k("Hb")] == 0  # a Hideout is the card below a 1
-    assert [VALUE[k(c)] for c in ("M1", "V11", "D12", "Fr", "Hb")] == [1, 11, 15, 5, 0]
+    assert [VALUE[k(c)] for c in ("M1", "V11", "D12", "Fr", "Hb")] == [1, 11, 15, 5, 2]
     assert "designed" in DATA["_about"].lower()
     assert set(DATA["designed"]) >= {"families", "specials", "values", "abilities"}
     assert len(set(CODE)) == len(CODE)
@@ -194,7 +194,7 @@ def test_bot_goes_out_and_plays_high_cards_first():
     assert g.action_to_str(s, g.heuristic_action(s, 0, rng)) in {f"V12 to {c}" for c in ("NE", "SE", "SW", "NW")}
     s = position(g, ["M7 V6 D9 Hb", "D4"], {"N": "B8"})
     s = play(g, s, "M7 on N")
-    assert g.action_to_str(s, g.heuristic_action(s, 0, rng)) == "discard V6"  # keeps the Hideout
+    assert g.action_to_str(s, g.heuristic_action(s, 0, rng)) == "discard V6"  # the most valuable
 
 
 def test_bot_beats_the_random_bot_in_two_player_matches():

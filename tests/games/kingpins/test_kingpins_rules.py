@@ -309,15 +309,15 @@ def test_round_end_a_turn_ended_with_a_draw_is_not_a_pass():
 def test_scoring_cards_left_in_hand_score_their_values():
     """Round end: "Score all cards remaining in your hand at the end of the round ... The scoring
     value of each card is indicated in its bottom right corner." Designed values (KP-D3): a card
-    scores its rank, a kingpin 15, a Femme Fatale 5, a Hideout 0 (abilities off here)."""
+    scores its rank, a kingpin 15, a Femme Fatale 5, a Hideout 2 (abilities off here)."""
     g = make(2, abilities=False)
     assert g.hand_score(from_kinds([k("M12")])) == 15
     assert g.hand_score(from_kinds([k("Fr"), k("Fb")])) == 10
-    assert g.hand_score(from_kinds([k("Hr")])) == 0
+    assert g.hand_score(from_kinds([k("Hr")])) == 2
     assert g.hand_score(from_kinds([k("V1"), k("D7"), k("B11")])) == 19
     s = position(g, ["M3", "V12 Fr Hb D9"], {"N": "B4"})
     s = play(g, s, "M3 on N")
-    assert s.history == ((0, 29),) and s.totals == (0, 29)
+    assert s.history == ((0, 31),) and s.totals == (0, 31)
 
 
 def test_scoring_add_your_score_for_the_round_to_your_running_total():

@@ -12,8 +12,7 @@ In order of preference:
    there, then put there the card that sheds the most (with its chain);
 5. end the turn.
 
-With abilities on it keeps Hideouts (Lie Low lowers its score) unless they
-let it go out.
+Hideouts are shed like any card: Lie Low only helps a hand of nothing else.
 """
 
 from __future__ import annotations
@@ -25,15 +24,14 @@ from . import actions as A
 from .data import (
     AB_ALL_CLEAR,
     AB_COLLECT,
-    AB_LIE_LOW,
     AB_RUB_OUT,
     ABILITY,
+    FF_ALL_BITS,
     FF_RED,
     NUM_KINDS,
     ONTO,
     RUB_OUT_BITS,
     VALUE,
-    kinds,
     remove_card,
 )
 from .state import RUB_OUT, State
@@ -78,15 +76,12 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
     if len(legal) == 1:
         return legal[0]
     hand = s.hands[player]
-    keep_hideouts = game.abilities
     if s.phase == RUB_OUT:
         best, best_v = A.KEEP, 0.0
         for a in legal:
             if a == A.KEEP:
                 continue
             k = a - A.DISCARD0
-            if keep_hideouts and ABILITY[k] == AB_LIE_LOW:
-                continue
             v = VALUE[k] + 1 + rng.random() * 1e-3
             if v > best_v:
                 best, best_v = a, v
@@ -101,8 +96,6 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
             k, t = divmod(a, 8)
             if size == 1:
                 return a  # the last card: the round ends with nothing in hand
-            if keep_hideouts and ABILITY[k] == AB_LIE_LOW:
-                continue
             after = remove_card(hand, k)
             v = VALUE[k] + 1 + 0.5 * _chain(after, k) + _bonus(game, s, k, after)
             if stacks[t] or t >= 4:  # onto a card, or a kingpin into an empty corner
@@ -125,7 +118,6 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
         # A dump onto an empty original stack: the card (and chain) that sheds the most.
         return max((v + noise() * 1e-3, a) for v, a in dumps)[1]
     if moves:
-        dumpable = [k for k in kinds(hand) if k < FF_RED or (ABILITY[k] == AB_LIE_LOW and not keep_hideouts)]
-        if dumpable:
+        if hand & ~FF_ALL_BITS:  # a card that may go on the emptied space
             return moves[int(noise() * len(moves))]
     return A.END_TURN

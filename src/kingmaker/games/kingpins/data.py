@@ -59,7 +59,6 @@ ABILITY_CODES = {
 }
 ABILITY_KEYS = {v: k for k, v in ABILITY_CODES.items()}
 RUB_OUT_MAX_VALUE: int = ABILITIES["rub_out"]["max_value"]
-LIE_LOW_REDUCTION: int = ABILITIES["lie_low"]["reduction"]
 
 _NO_RANK = -100  # a Femme Fatale has no rank: nothing is played on or under it by rank
 
@@ -112,6 +111,7 @@ KINGPINS: tuple[int, ...] = tuple(k for k in range(NUM_KINDS) if RANK[k] == KING
 FULL_DECK = (1 << NUM_CARDS) - 1
 KIND_BITS = (1 << NUM_KINDS) - 1  # first copies only
 FF_BITS = (1 << FF_RED) | (1 << FF_BLACK)
+FF_ALL_BITS = FF_BITS | (FF_BITS << 4)  # both copies of both Femme Fatales
 NOT_FF_BITS = KIND_BITS & ~FF_BITS  # the kinds that can be placed on a stack
 RUB_OUT_BITS = sum(1 << k for k in range(NUM_KINDS) if VALUE[k] <= RUB_OUT_MAX_VALUE)
 KINGPIN_BITS = sum(1 << k for k in KINGPINS)
@@ -167,8 +167,7 @@ def is_canonical(mask: int) -> bool:
     return all(not (mask >> (k + 4) & 1) or mask >> k & 1 for k in range(NUM_RANKED, NUM_KINDS))
 
 
-def card_info(k: int) -> dict:
-    """Returns a card as JSON data for views: code, name, family, colour, rank, value, ability."""
+def _card_info(k: int) -> dict:
     ab = ABILITY[k]
     return {
         "code": CODE[k],
@@ -179,6 +178,14 @@ def card_info(k: int) -> dict:
         "value": VALUE[k],
         "ability": ABILITIES[ABILITY_KEYS[ab]]["name"] if ab else None,
     }
+
+
+_CARD_INFO = tuple(_card_info(k) for k in range(NUM_KINDS))
+
+
+def card_info(k: int) -> dict:
+    """Returns a card as JSON data for views: code, name, family, colour, rank, value, ability."""
+    return _CARD_INFO[k].copy()
 
 
 def card_label(k: int) -> str:

@@ -35,13 +35,13 @@ from .data import (
     AB_RUB_OUT,
     ABILITY,
     COPIES,
+    FF_ALL_BITS,
     FF_BITS,
     FF_RED,
     FULL_DECK,
     HAND_SIZE,
     KINGPIN_BITS,
     KINGPIN_RANK,
-    LIE_LOW_REDUCTION,
     NOT_FF_BITS,
     NUM_CARDS,
     NUM_KINDS,
@@ -65,8 +65,6 @@ from .state import COLLECT, DEAL, DRAW, END, PLAY, RUB_OUT, State
 
 _EMPTY_STACKS: tuple[tuple[int, ...], ...] = ((),) * 8
 _RANKED_BITS = (1 << NUM_RANKED) - 1
-# Second copies of the Femme Fatales: bits 52, 53.
-_FF_ALL_BITS = FF_BITS | (FF_BITS << 4)
 _UNDER_STRIDE = NUM_KINDS * 8
 _DUP_KINDS = tuple(range(NUM_RANKED, NUM_KINDS))
 # _CHUNK_ACTS[i][byte]: the chance actions of the ranked cards whose bits in byte i are set.
@@ -151,7 +149,7 @@ class Kingpins(Game):
         u = s.unseen
         if ph == DEAL and s.deal >= self.hand_deal:
             # Ruling KP-3: a Femme Fatale turned up for a recruitment stack is shuffled back.
-            u &= ~_FF_ALL_BITS
+            u &= ~FF_ALL_BITS
         p = 1.0 / u.bit_count()
         c = _CHUNK_ACTS
         acts = (c[0][u & 255] + c[1][u >> 8 & 255] + c[2][u >> 16 & 255] + c[3][u >> 24 & 255]
@@ -351,11 +349,11 @@ class Kingpins(Game):
         ks = kinds(hand)
         if not self.abilities:
             return sum(VALUE[k] for k in ks)
+        if ks and all(ABILITY[k] == AB_LIE_LOW for k in ks):
+            return 0  # Lie Low: nothing but Hideouts left
         lawyers = [k for k in ks if ABILITY[k] == AB_ALIBI]
         others = sorted((VALUE[k] for k in ks if ABILITY[k] != AB_ALIBI), reverse=True)
-        score = sum(VALUE[k] for k in lawyers) + sum(others[len(lawyers):])
-        hideouts = sum(1 for k in ks if ABILITY[k] == AB_LIE_LOW)
-        return max(0, score - LIE_LOW_REDUCTION * hideouts)
+        return sum(VALUE[k] for k in lawyers) + sum(others[len(lawyers):])
 
     def round_winners(self, scores: tuple[int, ...]) -> tuple[int, ...]:
         """Returns the players who won a round: the lowest round score (ruling KP-7)."""
