@@ -1,0 +1,184 @@
+// San Quentin Kings: the action blocks, the respect track, the fight area (secret fists,
+// fighters, cards, strength), the supply and cafeteria, and each gang's pieces in cell,
+// yard, solitary and court. Click a block to choose it, your fist box to choose a secret
+// fist (or the gym split), your gang's rows to pick, shank or send to solitary.
+"use strict";
+(function () {
+  const {S, T} = KM;
+  const TYPE_COL = ["#1e8449", "#b9770e", "#6c3483"];
+  const short = s => String(s).toLowerCase().split(/[\s-]/)[0];
+
+  function pieces(g, x, y, counts, size, types) {
+    let cx = x;
+    (counts || []).forEach((n, t) => {
+      for (let i = 0; i < n; i++) {
+        g.append(S("rect", {x: cx, y, width: size, height: size, rx: 2, fill: TYPE_COL[t % 3], stroke: "#222", "stroke-width": 0.8},
+          S("title", {}, types ? types[t] : "")));
+        cx += size + 2;
+      }
+      if (n) cx += 5;
+    });
+    return cx;
+  }
+
+  function draw(v, b) {
+    const n = v.players;
+    const types = (v.legend && v.legend.types) || ["Cobra", "Scorpion", "Tarantula"];
+    const W = 1000, Hh = 470 + Math.ceil(n / 3) * 150;
+    const svg = KM.svgRoot(W, Hh, "San Quentin Kings board");
+    svg.append(S("rect", {x: 0, y: 0, width: W, height: Hh, fill: "#e7e2d6"}));
+    // Action blocks.
+    const played = new Set(v.blocks_played || []);
+    const names = [...(v.blocks_played || []), ...(v.blocks_open || [])];
+    const order = ["Shank", "Commissary", "New Arrival", "Drug", "Gym", "Cafeteria Trade", "Guard Influence"];
+    const blocks = order.filter(x => names.includes(x)).concat(names.filter(x => !order.includes(x)));
+    blocks.forEach((name, i) => {
+      const x = 10 + i * 140, y = 10;
+      const g = S("g", {class: "block"});
+      const cur = v.block === name;
+      g.append(S("rect", {x, y, width: 132, height: 50, rx: 6, fill: cur ? "#f7d77a" : (played.has(name) ? "#b8b2a5" : "#fffdf8"), stroke: "#4a3b2a", "stroke-width": cur ? 3 : 1.2}));
+      g.append(T(x + 66, y + 20, name, {size: 13, weight: "bold", fill: played.has(name) && !cur ? "#5d5548" : "#2c1e12"}));
+      g.append(T(x + 66, y + 38, cur ? "this turn" : (played.has(name) ? "played" : "open"), {size: 10, fill: "#5d5548"}));
+      b.key(g, "block:" + short(name));
+      svg.append(g);
+    });
+    // Respect track.
+    const ty = 78;
+    svg.append(T(10, ty + 11, "Respect", {anchor: "start", size: 12, weight: "bold"}));
+    const maxR = Math.max(30, ...(v.gangs || []).map(g => g.respect + 2));
+    const cell = Math.min(22, 900 / (maxR + 1));
+    for (let r = 0; r <= maxR; r++) {
+      svg.append(S("rect", {x: 80 + r * cell, y: ty, width: cell - 1, height: 22, fill: r % 5 ? "#fffdf8" : "#efe6d2", stroke: "#b8ab90", "stroke-width": 0.6}));
+      if (r % 5 === 0) svg.append(T(80 + r * cell + cell / 2, ty + 31, r, {size: 8, fill: "#7a6e5d"}));
+    }
+    (v.gangs || []).forEach((g, q) => {
+      svg.append(S("circle", {cx: 80 + g.respect * cell + cell / 2, cy: ty + 5 + (q % 3) * 6, r: 5, fill: KM.seatColours[q], stroke: "#fff"}));
+    });
+    svg.append(T(W - 10, ty - 6, `Year ${v.year}${v.riot ? " · RIOT" : ""} · ${v.phase} · initiator P${v.initiator}`, {anchor: "end", size: 12, weight: "bold"}));
+    // Fight area.
+    const fy = 125;
+    svg.append(S("rect", {x: 10, y: fy, width: 600, height: 330, rx: 8, fill: "#f4efe4", stroke: "#8b7355"}));
+    const f = v.fight;
+    svg.append(T(20, fy + 16, f ? `Fight in ${f.block} · round ${f.round}` + (f.turn !== null && f.turn !== undefined ? ` · P${f.turn} to fight` : "") : "No fight now", {anchor: "start", size: 13, weight: "bold"}));
+    if (f && f.tie_breaker) svg.append(T(600, fy + 16, "ties: " + f.tie_breaker.join(" > "), {anchor: "end", size: 10, fill: "#5d5548"}));
+    if (f && f.fists) {
+      f.fists.forEach((fi, i) => {
+        const x = 20 + i * 116;
+        svg.append(S("rect", {x, y: fy + 28, width: 110, height: 40, rx: 5, fill: fi.status === "choosing" ? "#fff1c7" : "#fffdf8", stroke: KM.seatColours[fi.player]}));
+        svg.append(T(x + 55, fy + 42, `P${fi.player} fist`, {size: 11, weight: "bold"}));
+        svg.append(T(x + 55, fy + 58, fi.status + (fi.fist ? " " + JSON.stringify(fi.fist) : ""), {size: 10}));
+      });
+    }
+    (f && f.areas || []).forEach((a, i) => {
+      const y = fy + 80 + i * 48;
+      const g = S("g", {class: "area"});
+      g.append(S("rect", {x: 20, y, width: 580, height: 42, rx: 5, fill: f.turn === a.player ? "#fff1c7" : "#fffdf8", stroke: KM.seatColours[a.player], "stroke-width": 1.5}));
+      g.append(T(28, y + 12, `P${a.player}${a.passed ? " passed" : ""}`, {anchor: "start", size: 11, weight: "bold"}));
+      pieces(g, 28, y + 21, a.pieces, 13, types);
+      g.append(T(260, y + 12, "cards: " + ((a.cards || []).map(c => typeof c === "number" ? (v.legend.card_names[c] || c) : c).join(", ") || "none"), {anchor: "start", size: 10}));
+      g.append(T(260, y + 30, "strength: " + (a.strength || []).map((s, t) => `${types[t]} ${s}`).join(" · "), {anchor: "start", size: 10}));
+      b.key(g, "area:" + a.player);
+      svg.append(g);
+    });
+    if (f && f.placings && f.placings.length) svg.append(T(20, fy + 320, "placings: " + JSON.stringify(f.placings).slice(0, 90), {anchor: "start", size: 10}));
+    if (f && f.drawn_card !== null && f.drawn_card !== undefined) svg.append(T(330, fy + 42, "drawn: " + (v.legend.card_names[f.drawn_card] || f.drawn_card), {anchor: "start", size: 12, weight: "bold"}));
+    if (v.you !== null && v.you !== undefined) {
+      const g = S("g", {class: "your-fist"});
+      g.append(S("rect", {x: 400, y: fy + 270, width: 200, height: 50, rx: 6, fill: "#fffdf8", stroke: "#4a3b2a", "stroke-dasharray": "5 3"}));
+      g.append(T(500, fy + 288, "Your fist / your split", {size: 12, weight: "bold"}));
+      g.append(T(500, fy + 305, "(a secret choice)", {size: 10, fill: "#7a6e5d"}));
+      b.key(g, "fist");
+      svg.append(g);
+    }
+    // Supply, fight deck, cafeteria, bus.
+    const sx = 625;
+    const sp = v.supply || {};
+    const lines = [
+      ["Supply", true],
+      [`shank deck ${sp.shank_deck} · drug pile ${sp.drug_pile}`],
+      [`commissary ${sp.commissary} · bribe chips ${sp.bribe_chips}`],
+    ];
+    const fd = v.fight_deck || {};
+    lines.push([`fight deck ${fd.size} · guards ${fd.guards} · discards ${fd.discards}${fd.grave_drawn ? " · GRAVE drawn" : ""}`]);
+    if (v.cafeteria) {
+      lines.push(["Cafeteria", true]);
+      lines.push([`shanks ${JSON.stringify(v.cafeteria.shank_cards)} · drugs ${JSON.stringify(v.cafeteria.drug_chips)}`]);
+      lines.push([`bus row ${JSON.stringify(v.cafeteria.bus_row)} · respect ${JSON.stringify(v.cafeteria.respect)}`]);
+    }
+    if (v.bus) {
+      lines.push(["The bus", true]);
+      lines.push([`picking P${v.bus.picking}, ${v.bus.picks_left} picks left`]);
+    }
+    if (v.yours) {
+      lines.push(["Yours (secret)", true]);
+      lines.push(["shanks " + v.yours.shank_cards.map((k, t) => `${types[t]} ${k}`).join(", ")]);
+      lines.push(["drugs " + v.yours.drug_chips.map((k, t) => `${(v.legend.drug_colours || [])[t] || t} ${k}`).join(", ")]);
+    }
+    lines.forEach(([t, bold], i) => svg.append(T(sx, fy + 10 + i * 19, t, {anchor: "start", size: bold ? 13 : 11, weight: bold ? "bold" : null})));
+    if (v.cafeteria) {
+      const bus = S("g", {class: "bus"});
+      bus.append(S("rect", {x: sx, y: fy + 10 + lines.length * 19, width: 120, height: 28, rx: 5, fill: "#f7efdc", stroke: "#8b7355"}));
+      bus.append(T(sx + 60, fy + 24 + lines.length * 19, "buy a chip", {size: 11}));
+      b.key(bus, "buy");
+      svg.append(bus);
+    }
+    const extra = S("g", {});
+    const ey = fy + 300;
+    for (const [i, [key, label]] of [["pay", "pay"], ["bribe", "bribe chip"]].entries()) {
+      const g = S("g", {});
+      g.append(S("rect", {x: sx + i * 130, y: ey, width: 120, height: 28, rx: 5, fill: "#f7efdc", stroke: "#8b7355"}));
+      g.append(T(sx + i * 130 + 60, ey + 14, label, {size: 11}));
+      b.key(g, key);
+      extra.append(g);
+    }
+    svg.append(extra);
+    // Gangs.
+    const gy = 470;
+    (v.gangs || []).forEach((gang, q) => {
+      const col = q % 3, row = Math.floor(q / 3);
+      const x = 10 + col * 330, y = gy + row * 150;
+      const active = (v.acting || []).includes(q);
+      const nm = b.seats && b.seats[q] ? b.seats[q].name || "open seat" : "";
+      svg.append(S("rect", {x, y, width: 322, height: 142, rx: 6, fill: active ? "#fff1c7" : "#fffdf8", stroke: KM.seatColours[q], "stroke-width": active ? 3 : 1.5}));
+      svg.append(T(x + 8, y + 13, `P${q}${q === v.you ? " (you)" : ""} ${nm}`.slice(0, 34), {anchor: "start", size: 12, weight: "bold"}));
+      svg.append(T(x + 314, y + 13, `respect ${gang.respect} · fight ${gang.fight_points}`, {anchor: "end", size: 10}));
+      ["cell", "yard", "solitary", "court"].forEach((place, i) => {
+        svg.append(T(x + 8, y + 32 + i * 18, place, {anchor: "start", size: 10}));
+        const g = S("g", {});
+        pieces(g, x + 62, y + 25 + i * 18, gang[place], 11, types);
+        svg.append(g);
+      });
+      svg.append(T(x + 8, y + 108, `shanks ${gang.shank_cards} · drugs ${gang.drug_chips} · commissary ${gang.commissary} · bribes ${gang.bribe_chips}`, {anchor: "start", size: 10}));
+      if (q === v.you) {
+        types.forEach((t, i) => {
+          const g = S("g", {});
+          g.append(S("rect", {x: x + 8 + i * 104, y: y + 116, width: 98, height: 20, rx: 4, fill: TYPE_COL[i], stroke: "#222"}));
+          g.append(T(x + 57 + i * 104, y + 126, t, {size: 11, fill: "#fff", weight: "bold"}));
+          b.key(g, "mytype:" + t.toLowerCase());
+          svg.append(g);
+        });
+      }
+    });
+    if (v.final) {
+      const fr = v.final;
+      svg.append(S("rect", {x: 620, y: 300, width: 370, height: 26 + 16 * n, rx: 6, fill: "#e3f4e1", stroke: "#6aa36a"}));
+      svg.append(T(630, 313, "Final respect: winner " + (fr.winners || []).map(w => "P" + w).join(", "), {anchor: "start", size: 12, weight: "bold"}));
+      (fr.respect || []).forEach((r, q) => svg.append(T(630, 331 + q * 16, `P${q}: ${r.total} (track ${r.track}, fight ${r.fight_king}, drug ${r.drug_king}, crew ${r.crew_king})`, {anchor: "start", size: 10})));
+    }
+    return svg;
+  }
+
+  function targets(text) {
+    let m;
+    if ((m = text.match(/^choose (\S+)$/))) return ["block:" + short(m[1])];
+    if (/^(fist|gym) /.test(text)) return ["fist"];
+    if (/^buy /.test(text)) return ["buy"];
+    if (/^pay /.test(text)) return ["pay"];
+    if ((m = text.match(/^bribe .*\bp(\d+)\b/))) return ["bribe", "area:" + m[1]];
+    if (/^bribe /.test(text)) return ["bribe"];
+    if ((m = text.match(/^(?:shank|pick|solitary) (\w+)$/))) return ["mytype:" + m[1]];
+    return [];
+  }
+
+  KM.boards["san-quentin-kings"] = {draw, targets};
+})();

@@ -1,0 +1,156 @@
+"""The page in a real browser (Debian's chromium driven by Playwright for Python).
+
+Creates games against bots from the lobby, plays them by clicking on the picture,
+reloads the page and restarts the server mid-game, and keeps a screenshot of each
+game's page in docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import kingmaker
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+BOARDS = ROOT / "src" / "kingmaker" / "web" / "static" / "boards"
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.errors = errors
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _create_from_lobby(page, server, game_id: str, players: int, bot: str = "random") -> str:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-btn")
+    page.select_option("#game", game_id)
+    page.select_option("#players", str(players))
+    for i in range(1, players):
+        page.select_option(f"#seats select[data-seat='{i}']", f"bot:{bot}")
+    page.click("#create-btn")
+    page.wait_for_url("**/m/*")
+    page.wait_for_selector("#status[data-version]")
+    return page.url.rsplit("/", 1)[1]
+
+
+def _wait_turn(page, timeout=30000) -> str:
+    """Waits until it is the player's turn or the game is over; returns 'turn' or 'over'."""
+    page.wait_for_function(
+        "() => { const s = document.querySelector('#status');"
+        " return s && (s.dataset.status === 'over' || s.classList.contains('yours')); }",
+        timeout=timeout,
+    )
+    return "over" if page.get_attribute("#status", "data-status") == "over" else "turn"
+
+
+def _click_a_move(page, rng: random.Random) -> str:
+    """Plays one legal move by clicking: a target on the picture, else a move button; returns how."""
+    version = page.get_attribute("#status", "data-version")
+    targets = page.query_selector_all("svg .target")
+    if targets:
+        rng.choice(targets).click()
+        if page.query_selector("#move-menu"):
+            items = page.query_selector_all("#move-menu .menu-item:not(.cancel)")
+            rng.choice(items).click()
+        how = "picture"
+    else:
+        buttons = page.query_selector_all("#movebar .move-btn")
+        assert buttons, "it is my turn but there is nothing to click"
+        rng.choice(buttons).click()
+        how = "button"
+    page.wait_for_function(
+        "v => { const s = document.querySelector('#status'); return s && s.dataset.version !== v; }",
+        arg=version, timeout=30000,
+    )
+    return how
+
+
+def test_web_browser_play_kings_kilt_to_the_end_by_clicking_with_reload_and_restart(make_server, page):
+    server = make_server(bot_delay=0.0)
+    rng = random.Random(7)
+    _create_from_lobby(page, server, "kings-kilt", 3)
+    clicks = {"picture": 0, "button": 0}
+    moves = 0
+    reloaded = restarted = False
+    while _wait_turn(page) == "turn":
+        clicks[_click_a_move(page, rng)] += 1
+        moves += 1
+        if moves == 3 and not reloaded:
+            before = int(page.get_attribute("#status", "data-version"))
+            page.reload()
+            page.wait_for_selector("#status[data-version]")
+            assert int(page.get_attribute("#status", "data-version")) >= before
+            reloaded = True
+        if moves == 6 and not restarted:
+            before = int(page.get_attribute("#status", "data-version"))
+            server.kill()
+            page.wait_for_selector("#conn.bad", timeout=10000)
+            server.start()
+            page.wait_for_selector("#conn.ok", timeout=20000)
+            assert int(page.get_attribute("#status", "data-version")) >= before
+            restarted = True
+        if moves == 5:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "kings-kilt.png"))
+    assert reloaded and restarted
+    assert clicks["picture"] > 0
+    banner = page.inner_text("#game-over")
+    assert "Result" in banner
+    # The replay: step back and forth through the finished game.
+    page.click("#game-over a")
+    page.wait_for_selector("#replay-info")
+    last = page.inner_text("#replay-info")
+    page.click("#replay-prev")
+    assert page.inner_text("#replay-info") != last
+    page.click("#replay-first")
+    assert page.inner_text("#replay-info").startswith("step 0 ")
+    page.click("#replay-next")
+    assert page.inner_text("#replay-info").startswith("step 1 ")
+    page.select_option("#replay-pov", "spectator")
+    page.wait_for_function("() => document.querySelector('#where').textContent.includes(\"spectator\")")
+
+
+@pytest.mark.parametrize("game_id", kingmaker.available_games())
+def test_web_browser_each_game_page_has_its_picture_and_a_screenshot(make_server, page, game_id):
+    server = make_server(bot_delay=0.0)
+    cls = kingmaker.game_class(game_id)
+    players = min(cls.max_players, max(cls.min_players, 3))
+    _create_from_lobby(page, server, game_id, players)
+    rng = random.Random(3)
+    assert (BOARDS / f"{game_id}.js").exists(), f"no picture for {game_id}"
+    page.wait_for_function(f"() => !!KM.boards[{game_id!r}]")
+    for _ in range(4):
+        if _wait_turn(page) == "over":
+            break
+        _click_a_move(page, rng)
+    _wait_turn(page)
+    svg = page.query_selector("#board svg")
+    assert svg is not None and svg.get_attribute("aria-label")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    if game_id != "kings-kilt" or not (SHOTS / "kings-kilt.png").exists():
+        page.screenshot(path=str(SHOTS / f"{game_id}.png"))
