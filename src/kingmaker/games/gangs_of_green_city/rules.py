@@ -853,6 +853,37 @@ class GangsOfGreenCity(Game):
 
         return view(self, s, player)
 
+    def sample_hidden(self, s: State, player: int | None, rng: random.Random) -> State:
+        """Returns ``s``: nothing is hidden from anyone (hands are open, deck orders are not stored).
+
+        The unknown deck orders are chance nodes, so every state consistent with a
+        view is the state itself, and the hero deck keeps its pile structure (one
+        ESCALATION! per pile). ``sample_hero_deck`` gives a concrete order for
+        those who want one.
+        """
+        return s
+
+    def sample_hero_deck(self, s: State, rng: random.Random) -> list[int]:
+        """Returns a hero draw pile order consistent with ``s``, top card first.
+
+        Unseen POI and respite cards are shuffled over all remaining places; each pile
+        that still holds its ESCALATION! gets one (a random one of those undrawn) at a
+        uniformly random position within the pile.
+        """
+        pool = list(s.hero_pool)
+        rng.shuffle(pool)
+        escs = list(s.esc_left)
+        rng.shuffle(escs)
+        out: list[int] = []
+        for size, has_esc in zip(s.piles, s.pile_esc):
+            plain = size - has_esc
+            pile = pool[:plain]
+            del pool[:plain]
+            if has_esc:
+                pile.insert(rng.randrange(size), ESC_CARD0 + escs.pop())
+            out.extend(pile)
+        return out
+
     def observe_action(self, s: State, action: int, player: int | None, observer: int | None) -> str | None:
         if self.current_player(s) == CHANCE:
             return f"chance: {self.action_to_str(s, action)}"
