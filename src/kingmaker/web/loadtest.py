@@ -1,0 +1,160 @@
+"""Load test: many concurrent games played by client-side bots over the WebSocket API.
+
+    python -m kingmaker.web.loadtest --games 100 --game kings-kilt --players 3
+
+Starts its own server (``python -m kingmaker.web``) on 127.0.0.1 with a fresh SQLite file
+(or ``--db URL``), creates the games with every seat human, connects one WebSocket per
+seat, and lets each seat play random legal moves until every game is over (or the time
+limit passes). Reports moves per second and the move latency (from sending a move to its
+acknowledgement, which comes after the move is stored) at the 50th and 99th percentiles.
+Only loopback is used; the run ends by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _post(url: str, body: dict) -> dict:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def _start_server(db: str, port: int) -> subprocess.Popen:
+    src = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kingmaker.web", "--port", str(port), "--db", db, "--bot-delay", "0"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+async def _seat(ws_url: str, mid: str, token: str, rng: random.Random, lat: list[float], done: asyncio.Event,
+                stats: dict) -> None:
+    import websockets
+
+    async with websockets.connect(f"{ws_url}/ws/matches/{mid}?token={token}", max_size=2**24) as ws:
+        latest = None
+        pending = None
+        sent_for = -1
+        while True:
+            if latest is not None and pending is None and latest["legal"] and latest["version"] > sent_for:
+                a = rng.choice(latest["legal"])["action"]
+                sent_for = latest["version"]
+                pending = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "action": a, "version": latest["version"]}))
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 60)
+            except TimeoutError:
+                stats["stalled"] += 1
+                return
+            msg = json.loads(raw)
+            stats["messages"] += 1
+            if msg["type"] == "state":
+                latest = msg
+                if msg["status"] == "over":
+                    done.set()
+                    return
+            elif msg["type"] == "ack":
+                lat.append(time.perf_counter() - pending)
+                pending = None
+            elif msg["type"] == "error":
+                stats["errors"] += 1
+                pending = None
+
+
+async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed: int, limit: float) -> dict:
+    rng = random.Random(seed)
+    created = []
+    for i in range(games):
+        out = await asyncio.to_thread(
+            _post, url + "/api/matches",
+            {"game": game, "players": players, "seats": [{"kind": "human"}] * players, "seed": seed * 1000 + i},
+        )
+        created.append(out)
+    lat: list[float] = []
+    stats = {"messages": 0, "errors": 0, "stalled": 0}
+    events = [asyncio.Event() for _ in created]
+    tasks = []
+    t0 = time.perf_counter()
+    for out, ev in zip(created, events):
+        for tok in out["tokens"].values():
+            tasks.append(asyncio.create_task(
+                _seat(ws_url, out["match"], tok, random.Random(rng.random()), lat, ev, stats)))
+    try:
+        await asyncio.wait_for(asyncio.gather(*tasks), limit)
+    except TimeoutError:
+        for t in tasks:
+            t.cancel()
+    wall = time.perf_counter() - t0
+    lat.sort()
+    return {
+        "games": games,
+        "finished": sum(e.is_set() for e in events),
+        "moves": len(lat),
+        "seconds": wall,
+        "moves_per_second": len(lat) / wall if wall else 0.0,
+        "p50_ms": 1000 * lat[len(lat) // 2] if lat else None,
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else None,
+        "mean_ms": 1000 * statistics.fmean(lat) if lat else None,
+        "connections": len(tasks),
+        **stats,
+    }
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--game", default="kings-kilt")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--limit", type=float, default=600.0, help="seconds before the run gives up")
+    args = ap.parse_args(argv)
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or f"sqlite:///{tmp}/load.sqlite3"
+        proc = _start_server(db, port)
+        try:
+            res = asyncio.run(_run(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", args.games, args.game,
+                                   args.players, args.seed, args.limit))
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    res["storage"] = "postgresql" if db.startswith("postgres") else "sqlite"
+    res["game"] = args.game
+    res["players"] = args.players
+    print(json.dumps(res, indent=1))
+    return res
+
+
+if __name__ == "__main__":
+    main()
