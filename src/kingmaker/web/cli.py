@@ -32,7 +32,8 @@ def serve(host: str, port: int, db: str | None, bot_delay: float) -> None:
     where = db or f"sqlite:///{default_db_path()}"
     click.echo(f"Kingmaker is being served at http://{shown}:{port}/  (storage: {_safe(where)})")
     click.echo("Open that address in a browser; press Ctrl+C to stop.")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # No per-message deflate: it costs more CPU than it saves on loopback and LANs.
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
 
 
 def _safe(url: str) -> str:

@@ -138,7 +138,13 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--limit", type=float, default=600.0, help="seconds before the run gives up")
+    ap.add_argument("--port", type=int, default=None, help="use a server already running on this loopback port")
     args = ap.parse_args(argv)
+    if args.port:
+        res = asyncio.run(_run(f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}", args.games,
+                               args.game, args.players, args.seed, args.limit))
+        print(json.dumps(res, indent=1))
+        return res
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{tmp}/load.sqlite3"
