@@ -324,3 +324,13 @@ class TestDataDriven:
             else:
                 s = g.apply(s, rng.choice(g.legal_actions(s)))
         assert s.winner in (0, 1)
+
+
+def test_a_gangster_who_left_the_board_is_not_counted_as_liquidated():
+    """The view names the tile that left the board; it is not among the liquidated."""
+    s = G.position({"c5": "Vasili N", "a5": "Yamada S"}, mafias=RY)
+    s2 = G.play(s, "exit c5")
+    v = G.view(s2, 1)
+    assert v["exited"]["name"] == "Vasili Ivanov" and v["winner"] == 0
+    assert "Vasili" not in v["players_info"][0]["liquidated"]
+    assert G.from_json(json.loads(json.dumps(G.to_json(s2)))) == s2

@@ -102,6 +102,41 @@ def _swing(board, own, dead, p: int, value) -> float:
     return v
 
 
+def race(game: Kingpin, board, own, p: int) -> int:
+    """Returns the fewest movement actions any tile of ``p`` needs to leave the board past the
+    enemy's area, walking through free squares (99 when no path is open)."""
+    t = game.t
+    NB = t.NB
+    dist = [0] * t.n_sq
+    frontier = []
+    for sq in t.EXIT_SQ[p]:
+        c = board[sq]
+        if c < 0 or own[c >> 2] == p:
+            dist[sq] = 1
+            if c < 0:
+                frontier.append(sq)
+            else:
+                return 1
+    best = 99
+    d = 1
+    while frontier:
+        d += 1
+        nxt = []
+        for x in frontier:
+            for n in NB[x]:
+                if n >= 0 and not dist[n]:
+                    dist[n] = d
+                    c = board[n]
+                    if c < 0:
+                        nxt.append(n)
+                    elif own[c >> 2] == p and d < best:
+                        best = d
+        if best < 99:
+            return best
+        frontier = nxt
+    return best
+
+
 def evaluate(game: Kingpin, s: State, p: int) -> float:
     """Returns how good ``s`` is for ``p`` (large and positive: a win)."""
     if s.phase == END:
@@ -109,7 +144,7 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
     t = game.t
     q = 1 - p
     tb = _tables(game)
-    value, exit_d, nml_d = tb["value"], tb["exit"], tb["nml"]
+    value, nml_d = tb["value"], tb["nml"]
     own = game.owners(s.mafia)
     board = s.board
     score = 0.0
@@ -117,7 +152,6 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
         score += value[x]
     for x in s.hand[q] + s.deck[q]:
         score -= value[x]
-    best_exit = [99, 99]
     nml = [0, 0]
     near_nml = [0, 0]
     for sq in range(t.n_sq):
@@ -126,24 +160,24 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
             continue
         tl = c >> 2
         o = own[tl]
-        sign = 1.0 if o == p else -1.0
         v = value[tl] + 1.0
-        e = exit_d[o][sq]
-        if e < best_exit[o]:
-            best_exit[o] = e
-        v += 1.2 / e
         if t.IN_NML[sq]:
             nml[o] += 1
             v += 1.5
         elif nml_d[sq] == 1:
             near_nml[o] += 1
-        score += sign * v
-    # The race to leave the board: the mover's next steps decide it.
-    to_move = q if s.phase == DRAW else s.current  # after a draw the opponent moves
-    if best_exit[q] <= 1 and to_move == q:
-        return -WIN / 2
-    score -= 40.0 / best_exit[q] ** 2
-    score += 25.0 / best_exit[p] ** 2
+        score += v if o == p else -v
+    # The race to leave the board past the enemy's area; the opponent moves next.
+    to_move = q if s.phase == DRAW else s.current
+    mine, theirs = race(game, board, own, p), race(game, board, own, q)
+    if to_move == q:
+        if theirs <= 1:
+            return -WIN / 2
+        if theirs <= mine and theirs <= 3:
+            score -= 120.0 / theirs
+        if mine < theirs and mine <= 2:
+            score += 60.0
+    score += 25.0 / mine - 40.0 / theirs
     # No Man's Land: three there and none of the enemy's wins.
     if nml[p] == 0 and nml[q] == 2 and near_nml[q]:
         score -= 60.0
@@ -155,9 +189,9 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
     opp = attacks(game, s, q)
     if opp:
         score -= max(0.0, max(v for _, v in opp))
-    mine = attacks(game, s, p)
-    if mine:
-        score += 0.3 * max(0.0, max(v for _, v in mine))
+    mine_att = attacks(game, s, p)
+    if mine_att:
+        score += 0.3 * max(0.0, max(v for _, v in mine_att))
     return score
 
 

@@ -254,6 +254,7 @@ class Tables:
                 e[sq] = d
             ex.append(tuple(e))
         self.EXIT = tuple(ex)
+        self.EXIT_SQ = tuple(tuple(sq for sq, _ in board.exits[p]) for p in range(2))
         self.sq_names = tuple(board.square_name(i) for i in range(self.n_sq))
         self.SQ_BY_NAME = {n: i for i, n in enumerate(self.sq_names)}
 

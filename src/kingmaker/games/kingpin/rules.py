@@ -459,11 +459,11 @@ class Kingpin(Game):
             x, k = divmod(action - C.MOVE0, 5)
             sq, d = divmod(x, 4)
             n = t.NB[sq][d]
+            c = board[sq]
             if n < 0:  # a tile leaves the board past the enemy's area: the enemy kingpin is liquidated
                 board[sq] = -1
                 tr = _put(track, p, track[p] - 1)
-                return State(END, p, s.mafia, tuple(board), hand, deck, tr, p, EXIT, ())
-            c = board[sq]
+                return State(END, p, s.mafia, tuple(board), hand, deck, tr, p, EXIT, (), c >> 2)
             board[n] = c if k == 0 else (c & ~3) | (k - 1)
             board[sq] = -1
         elif action < C.SHOOT0:
@@ -661,6 +661,9 @@ class Kingpin(Game):
             raise InvalidStateError("a draw needs a face-down tile")
         if any(not 0 <= x < t.n_tiles for x in s.last_dead):
             raise InvalidStateError("bad last_dead")
+        if s.exited != -1:
+            if s.reason != EXIT or not 0 <= s.exited < t.n_tiles or s.exited in seen or own[s.exited] != s.winner:
+                raise InvalidStateError("exited names the winner's tile that left the board, only after an exit")
 
     # ---- helpers for tests and the web -----------------------------------------------------
     def square(self, name: str) -> int:

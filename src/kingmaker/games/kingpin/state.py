@@ -16,6 +16,7 @@ Fields::
     winner     -1 while the game goes on, else the winning player
     reason     why the game ended ('' while it goes on)
     last_dead  tile ids liquidated by the last action (for views and logs)
+    exited     the tile that left the board past the enemy's area (-1: none)
 """
 
 from __future__ import annotations
@@ -50,3 +51,4 @@ class State:
     winner: int
     reason: str
     last_dead: tuple[int, ...]
+    exited: int = -1

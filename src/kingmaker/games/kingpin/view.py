@@ -109,7 +109,7 @@ def view(game: Kingpin, s: State, player: int | None) -> dict:
         entry: dict = {"player": p, "mafia": mafia_info(game, m) if m >= 0 else None}
         if s.phase != 0:  # tiles are dealt once both mafias are chosen
             on_board = [t.tiles[c >> 2].short for c in s.board if c >= 0 and own and own[c >> 2] == p]
-            gone = set(s.hand[p]) | set(s.deck[p]) | {c >> 2 for c in s.board if c >= 0}
+            gone = set(s.hand[p]) | set(s.deck[p]) | {c >> 2 for c in s.board if c >= 0} | {s.exited}
             entry.update({
                 "face_up": [tile_info(game, x, None, p) for x in s.hand[p]],
                 "face_down": {"count": len(s.deck[p]), "tiles": [t.tiles[x].short for x in s.deck[p]]},
@@ -148,6 +148,8 @@ def view(game: Kingpin, s: State, player: int | None) -> dict:
         out["reason"] = s.reason
         out["reason_text"] = REASONS.get(s.reason, s.reason)
         out["returns"] = list(game.returns(s))
+        if s.exited >= 0:
+            out["exited"] = tile_info(game, s.exited, None, s.winner)
     return out
 
 
