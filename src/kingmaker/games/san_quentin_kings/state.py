@@ -1,0 +1,122 @@
+"""The San Quentin Kings state: a frozen value of ints and flat tuples.
+
+Fields (n players)::
+
+    phase      a phase constant below
+    year       1-3, 4 = the riot
+    initiator  the holder of the initiator disc
+    used       bitmask of the action blocks played this year
+    block      the block being played (0-6, 7 = riot), -1 between actions
+    pos        position in the current order (from the initiator for payments and
+               non-fight blocks, from the player to their left for fight turns;
+               index into ``ranking`` for new-arrival picks)
+    rnd        fight round 1-3 (0 outside fights)
+    need       cards the fighting player must still play this turn; picks left
+               for a new-arrival pick
+    flags      F_COMMITTED (the player to move chose to fight this turn),
+               F_BRIBED (they used their bribe chip this turn), F_GRAVE (the Grave
+               card was drawn in this fight)
+    pending    the fight card waiting for keep/redraw, or the stolen shank's type
+    pieces     n x 15: cell C,S,T | yard | solitary | court | own pieces in the fight
+               area. Pieces in the box (killed, paroled) are 7 - everything else.
+    goods      n x 13: shanks C,S,T | drugs green,white,brown | commissary | bribe
+               chips | respect | fight points | owed shanks | owed commissary | owed drugs
+    supply     14: shank deck C,S,T | shank discards | drug pile | used drugs |
+               commissary | bribe chips at the guard influence block
+    fdeck      11 counts: the fight deck by kind (its order is never stored)
+    fdisc      11 counts: the fight discards by kind
+    cards      n tuples of card codes lying in each fight area, in play order
+    bribed     sorted (holder, owner, type) triples: bribed pieces in another's area
+    fists      per player: -2 not taking part, -1 still to choose, >= 0 the committed
+               fist code c*64+s*8+t; () outside the fist step
+    inflight   bitmask of players in the fight (non-empty fist; all with pieces in the riot)
+    passed     bitmask of fighting players who passed
+    market     11: cafeteria shanks C,S,T | drugs G,W,B | bus C,S,T (the top row for
+               the cafeteria, both rows for new arrivals) | 2-respect spot | 1-respect spots
+    ranking    the placed players of the fight, strongest first (new-arrival picks)
+    queue      pending chance tasks (see rules.py), resolved first to last
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+P_BLOCK = 0
+P_GYM = 1
+P_CAFE = 2
+P_GUARD = 3
+P_DRUGPAY = 4
+P_FISTS = 5
+P_TURN = 6
+P_DRAWN = 7
+P_TOSOL = 8
+P_PAROLE = 9
+P_VIC_DRUG = 10
+P_VIC_SHANK = 11
+P_STOLEN = 12
+P_PICK = 13
+P_SCORE = 14  # internal: scoring a fight (never stored while waiting)
+P_CLEANUP = 15  # continuation after the queue: collect and clean
+P_END = 16
+
+PHASE_NAMES = {
+    P_BLOCK: "choose action block",
+    P_GYM: "gym",
+    P_CAFE: "cafeteria trade",
+    P_GUARD: "guard influence",
+    P_DRUGPAY: "drug payment",
+    P_FISTS: "secret fists",
+    P_TURN: "fight turn",
+    P_DRAWN: "fight card drawn",
+    P_TOSOL: "guard: piece to solitary",
+    P_PAROLE: "parole: piece leaves",
+    P_VIC_DRUG: "steal drug: choose player",
+    P_VIC_SHANK: "steal shank: choose player",
+    P_STOLEN: "stolen shank",
+    P_PICK: "new arrival picks",
+    P_SCORE: "scoring fight",
+    P_CLEANUP: "collect and clean",
+    P_END: "game over",
+}
+
+F_COMMITTED = 1
+F_BRIBED = 2
+F_GRAVE = 4
+
+# Offsets inside one player's 15 piece counts.
+CELL, YARD, SOL, COURT, FIGHT = 0, 3, 6, 9, 12
+PSIZE = 15
+# Offsets inside one player's 13 goods.
+SH, DR, COMM, CHIPS, RESPECT, FP, OWE_SH, OWE_COMM, OWE_DR = 0, 3, 6, 7, 8, 9, 10, 11, 12
+GSIZE = 13
+# Offsets in the supply.
+SDECK, SDISC, DPILE, DUSED, SCOMM, SCHIPS = 0, 3, 6, 9, 12, 13
+# Offsets in the market.
+M_SHANK, M_DRUG, M_BUS, M_R2, M_R1 = 0, 3, 6, 9, 10
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    phase: int
+    year: int
+    initiator: int
+    used: int
+    block: int
+    pos: int
+    rnd: int
+    need: int
+    flags: int
+    pending: int
+    pieces: tuple[int, ...]
+    goods: tuple[int, ...]
+    supply: tuple[int, ...]
+    fdeck: tuple[int, ...]
+    fdisc: tuple[int, ...]
+    cards: tuple[tuple[int, ...], ...]
+    bribed: tuple[tuple[int, int, int], ...]
+    fists: tuple[int, ...]
+    inflight: int
+    passed: int
+    market: tuple[int, ...]
+    ranking: tuple[int, ...]
+    queue: tuple[int, ...]

@@ -1,0 +1,360 @@
+"""What each player may know of a San Quentin Kings state, and states consistent with it.
+
+Public: the board (blocks played, tracks, every gang's cell, yard, solitary,
+court and removed pieces), the number of shank cards and drug chips each
+player holds, commissary and bribe chips, the discards and used drugs, the
+fight areas, the cafeteria's face-up goods and the bus. The fight deck's
+make-up is public too (every fight card is seen when drawn), never its order.
+
+Private: a player's own shank cards by type and drug chips by colour, and
+their committed fist until all fists are revealed. The shank deck and the
+drug pile are face down (counts only).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from ...core.api import CHANCE, SIMULTANEOUS
+from . import actions as A
+from .data import (
+    BLOCK_NAMES,
+    CARD_NAMES,
+    DRUGS,
+    IS_FIGHT,
+    NUM_BLOCKS,
+    PIECES_PER_TYPE,
+    TIE_BREAKER,
+    TYPES,
+)
+from .rules import (
+    _ALL_FISTS,
+    _FIGHT_PHASES,
+    K_CDRUG,
+    K_CSHANK,
+    K_DRUG,
+    K_FIGHT,
+    K_INIT,
+    K_SHANK,
+    K_STEAL_SHANK,
+    split_task,
+    strength,
+)
+from .state import (
+    CHIPS,
+    COMM,
+    COURT,
+    DPILE,
+    DR,
+    DUSED,
+    F_BRIBED,
+    F_COMMITTED,
+    F_GRAVE,
+    FIGHT,
+    FP,
+    GSIZE,
+    M_BUS,
+    M_DRUG,
+    M_R1,
+    M_R2,
+    M_SHANK,
+    OWE_COMM,
+    OWE_DR,
+    OWE_SH,
+    P_DRAWN,
+    P_DRUGPAY,
+    P_END,
+    P_FISTS,
+    P_PICK,
+    P_STOLEN,
+    P_TURN,
+    PHASE_NAMES,
+    PSIZE,
+    RESPECT,
+    SCHIPS,
+    SCOMM,
+    SDECK,
+    SDISC,
+    SH,
+    SOL,
+    YARD,
+    State,
+)
+
+if TYPE_CHECKING:
+    from .rules import SanQuentinKings
+
+
+def _types(seq) -> dict[str, int]:
+    return {TYPES[t]: seq[t] for t in range(3)}
+
+
+def _drugs(seq) -> dict[str, int]:
+    return {DRUGS[d]: seq[d] for d in range(3)}
+
+
+def _task_text(t: int) -> str:
+    kind, mode, a, b = split_task(t)
+    if kind == K_INIT:
+        return "a random player receives the initiator disc"
+    if kind == K_SHANK:
+        return f"player {a} {'steals' if mode else 'receives'} a shank card from the deck"
+    if kind == K_DRUG:
+        return f"player {a} {'steals' if mode else 'receives'} a drug chip from the pile"
+    if kind == K_CSHANK:
+        return "a shank card is laid out in the cafeteria"
+    if kind == K_CDRUG:
+        return "a drug chip is laid out in the cafeteria"
+    if kind == K_FIGHT:
+        return f"player {a} draws a fight card"
+    if kind == K_STEAL_SHANK:
+        return f"player {a} steals a random shank card from player {b}"
+    return f"player {a} steals a random drug chip from player {b}"
+
+
+_LEGEND = {
+    "types": list(TYPES),
+    "drug_colours": list(DRUGS),
+    "card_names": list(CARD_NAMES),
+}
+
+
+def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
+    """Returns what ``player`` may know. Counts by gang member type, drug colour and fight
+    card kind are lists in the order of ``legend``."""
+    n = game.n
+    cp = game.current_player(s)
+    pc, g, sup = s.pieces, s.goods, s.supply
+    gangs = []
+    for q in range(n):
+        o, k = q * PSIZE, q * GSIZE
+        gang = {
+            "player": q,
+            "cell": list(pc[o : o + 3]),
+            "yard": list(pc[o + YARD : o + YARD + 3]),
+            "solitary": list(pc[o + SOL : o + SOL + 3]),
+            "court": list(pc[o + COURT : o + COURT + 3]),
+            "shank_cards": g[k] + g[k + 1] + g[k + 2],
+            "drug_chips": g[k + DR] + g[k + DR + 1] + g[k + DR + 2],
+            "commissary": g[k + COMM],
+            "bribe_chips": g[k + CHIPS],
+            "respect": g[k + RESPECT],
+            "fight_points": g[k + FP],
+        }
+        left = [PIECES_PER_TYPE - pc[o + t] - pc[o + YARD + t] - pc[o + SOL + t] - pc[o + COURT + t]
+                - pc[o + FIGHT + t] for t in range(3)]
+        if s.bribed:
+            for _h, ow, t in s.bribed:
+                if ow == q:
+                    left[t] -= 1
+        if left[0] or left[1] or left[2]:
+            gang["removed"] = left
+        if g[k + OWE_SH] or g[k + OWE_COMM] or g[k + OWE_DR]:
+            gang["owed"] = {"shank_cards": g[k + OWE_SH], "commissary": g[k + OWE_COMM], "drug_chips": g[k + OWE_DR]}
+        gangs.append(gang)
+    used = s.used
+    out: dict = {
+        "game": game.id,
+        "players": n,
+        "you": player,
+        "legend": _LEGEND,
+        "year": min(s.year, 3),
+        "riot": s.year > 3,
+        "phase": "dealing" if s.queue else PHASE_NAMES[s.phase],
+        "to_move": "chance" if cp == CHANCE else ("simultaneous" if cp == SIMULTANEOUS else (cp if cp >= 0 else None)),
+        "acting": list(game.acting_players(s)) if cp == SIMULTANEOUS else ([cp] if cp >= 0 else []),
+        "initiator": s.initiator,
+        "blocks_played": [BLOCK_NAMES[b] for b in range(NUM_BLOCKS) if used >> b & 1],
+        "blocks_open": [BLOCK_NAMES[b] for b in range(NUM_BLOCKS) if not used >> b & 1],
+        "block": BLOCK_NAMES[s.block] if s.block >= 0 else None,
+        "gangs": gangs,
+        "supply": {
+            "shank_deck": sup[SDECK] + sup[SDECK + 1] + sup[SDECK + 2],
+            "shank_discards": list(sup[SDISC : SDISC + 3]),
+            "drug_pile": sup[DPILE] + sup[DPILE + 1] + sup[DPILE + 2],
+            "used_drugs": list(sup[DUSED : DUSED + 3]),
+            "commissary": sup[SCOMM],
+            "bribe_chips": sup[SCHIPS],
+        },
+        "fight_deck": {
+            "size": sum(s.fdeck),
+            "remaining": list(s.fdeck),
+            "discards": sum(s.fdisc),
+            "guards": game.guards,
+            "grave_drawn": bool(s.flags & F_GRAVE),
+        },
+    }
+    if s.queue:
+        out["pending"] = [_task_text(t) for t in s.queue]
+    if s.block >= 0 and IS_FIGHT[s.block]:
+        out["fight"] = _fight_view(game, s, player)
+    if s.block == 5:
+        m = s.market
+        out["cafeteria"] = {
+            "shank_cards": list(m[M_SHANK : M_SHANK + 3]),
+            "drug_chips": list(m[M_DRUG : M_DRUG + 3]),
+            "bus_row": list(m[M_BUS : M_BUS + 3]),
+            "respect": ([2] if m[M_R2] else []) + [1] * m[M_R1],
+        }
+    if s.phase == P_PICK and not s.queue:
+        out["bus"] = {
+            "pieces": list(s.market[M_BUS : M_BUS + 3]),
+            "ranking": list(s.ranking),
+            "picking": s.ranking[s.pos],
+            "picks_left": s.need,
+        }
+    if player is not None:
+        k = player * GSIZE
+        mine: dict = {"shank_cards": list(g[k + SH : k + SH + 3]), "drug_chips": list(g[k + DR : k + DR + 3])}
+        if s.phase == P_FISTS and s.fists and s.fists[player] >= 0:
+            mine["fist"] = list(A.fist_counts(s.fists[player]))
+        if s.phase == P_STOLEN and not s.queue and cp == player:
+            mine["stolen_shank"] = TYPES[s.pending]
+        out["yours"] = mine
+    if s.phase == P_END and not s.queue:
+        out["final"] = {
+            "respect": game.score_breakdown(s),
+            "winners": list(game.winners(s)),
+            "returns": list(game.returns(s)),
+        }
+    return out
+
+
+def _fight_view(game: SanQuentinKings, s: State, player: int | None) -> dict:
+    n = game.n
+    areas = []
+    for q in range(n):
+        if not s.inflight >> q & 1:
+            continue
+        o = q * PSIZE + FIGHT
+        area = {
+            "player": q,
+            "passed": bool(s.passed >> q & 1),
+            "pieces": list(s.pieces[o : o + 3]),
+            "cards": [CARD_NAMES[c] for c in s.cards[q]],
+            "strength": strength(s, q),
+        }
+        if s.bribed:
+            area["bribed_in"] = [{"type": TYPES[t], "owner": ow} for h, ow, t in s.bribed if h == q]
+        areas.append(area)
+    fists = None
+    if s.phase in (P_FISTS, P_DRUGPAY) and s.fists:
+        fists = []
+        for q, f in enumerate(s.fists):
+            if f == -2:
+                status = "out"
+            elif f == -1:
+                status = "paid" if s.phase == P_DRUGPAY else "choosing"
+            else:
+                status = "committed"
+            entry: dict = {"player": q, "status": status}
+            if q == player and f >= 0:
+                entry["fist"] = list(A.fist_counts(f))
+            fists.append(entry)
+    fighting = s.phase in _FIGHT_PHASES
+    return {
+        "block": BLOCK_NAMES[s.block],
+        "tie_breaker": [TYPES[t] for t in TIE_BREAKER[s.block]],
+        "round": s.rnd,
+        "turn": (s.initiator + 1 + s.pos) % n if fighting and not s.queue else None,
+        "fighting_this_turn": bool(s.flags & F_COMMITTED),
+        "cards_to_play": s.need if s.flags & F_COMMITTED else 0,
+        "bribe_used": bool(s.flags & F_BRIBED),
+        "drawn_card": CARD_NAMES[s.pending] if s.phase == P_DRAWN and not s.queue else None,
+        "fists": fists,
+        "areas": areas,
+        "placings": list(s.ranking),
+    }
+
+
+def _deal(pool: list[int], k: int, rng: random.Random) -> list[int]:
+    out = [0, 0, 0]
+    for _ in range(k):
+        r = rng.randrange(sum(pool))
+        for i in range(3):
+            if r < pool[i]:
+                break
+            r -= pool[i]
+        pool[i] -= 1
+        out[i] += 1
+    return out
+
+
+def sample_hidden(game: SanQuentinKings, s: State, player: int | None, rng: random.Random) -> State:
+    """Deals again what ``player`` cannot see, keeping every count they know.
+
+    Hidden: the other players' shank cards by type and drug chips by colour
+    (with the shank deck and drug pile), and their committed fists. A stolen
+    shank waiting to be played is one of the thief's cards.
+    """
+    if s.phase == P_END and not s.queue:
+        return s
+    n = game.n
+    others = [q for q in range(n) if q != player]
+    goods = list(s.goods)
+    supply = list(s.supply)
+    pending = s.pending
+    thief = game.current_player(s) if s.phase == P_STOLEN and not s.queue else -1
+    for off, deck in ((SH, SDECK), (DR, DPILE)):
+        pool = [supply[deck + i] + sum(goods[q * GSIZE + off + i] for q in others) for i in range(3)]
+        for q in others:
+            k = q * GSIZE + off
+            size = goods[k] + goods[k + 1] + goods[k + 2]
+            hand = [0, 0, 0]
+            if q == thief and off == SH:
+                u = _deal(pool, 1, rng).index(1)
+                pending = u
+                hand[u] += 1
+                size -= 1
+            got = _deal(pool, size, rng)
+            for i in range(3):
+                goods[k + i] = hand[i] + got[i]
+        for i in range(3):
+            supply[deck + i] = pool[i]
+    fists = s.fists
+    if s.phase == P_FISTS and fists:
+        fl = list(fists)
+        for q in others:
+            if fl[q] >= 0:
+                o = q * PSIZE
+                pc = s.pieces
+                fl[q] = rng.choice(_ALL_FISTS[pc[o] * 64 + pc[o + 1] * 8 + pc[o + 2]]) - A.FIST0
+        fists = tuple(fl)
+    return State(
+        s.phase, s.year, s.initiator, s.used, s.block, s.pos, s.rnd, s.need, s.flags, pending,
+        s.pieces, tuple(goods), tuple(supply), s.fdeck, s.fdisc, s.cards, s.bribed, fists,
+        s.inflight, s.passed, s.market, s.ranking, s.queue,
+    )
+
+
+def observe_action(game: SanQuentinKings, s: State, action: int, player: int | None,
+                   observer: int | None) -> str | None:
+    """Returns the log line ``observer`` sees: secret deals and fists only for their owner."""
+    if s.queue:
+        kind, mode, a, b = split_task(s.queue[0])
+        what = A.to_str(action)
+        if kind == K_INIT:
+            return f"player {action - A.CH_PLAYER0} starts with the initiator disc"
+        if kind in (K_SHANK, K_DRUG):
+            thing = "shank card" if kind == K_SHANK else "drug chip"
+            verb = "steals" if mode else "receives"
+            if observer == a:
+                return f"you {'steal' if mode else 'receive'} a {what.split()[-1]} {thing}"
+            return f"player {a} {verb} a {thing}"
+        if kind in (K_CSHANK, K_CDRUG):
+            return f"cafeteria: {what} laid out"
+        if kind == K_FIGHT:
+            return f"player {a} draws: {what[len('fight card '):]}"
+        thing = "shank card" if kind == K_STEAL_SHANK else "drug chip"
+        if observer in (a, b):
+            return f"player {a} steals a {what.split()[-1]} {thing} from player {b}"
+        return f"player {a} steals a {thing} from player {b}"
+    if s.phase == P_FISTS and observer != player:
+        return f"player {player} commits a fist"
+    if s.phase == P_TURN and not s.queue and A.SHANK0 <= action < A.END_TURN:
+        return f"player {player} plays a {TYPES[action - A.SHANK0]} shank card"
+    return f"player {player}: {A.to_str(action)}"
+
+
+__all__ = ["observe_action", "sample_hidden", "view"]
