@@ -308,3 +308,17 @@ def test_web_openapi_describes_every_api_route(shared_server):
                 assert method.lower() in spec["paths"][r.path], (r.path, method)
     status, codes = call(shared_server, "GET", "/api/errors")
     assert {"match/conflict", "action/illegal", "seat/forbidden", "match/not_found"} <= set(codes["codes"])
+
+
+@pytest.mark.parametrize("game_id", kingmaker.available_games())
+def test_web_every_game_against_server_side_bots_to_the_end(shared_server, game_id):
+    """One human seat over the WebSocket, heuristic bots on the server for the others."""
+    n = _players(game_id)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * (n - 1)
+    out = create(shared_server, game=game_id, players=n, seats=seats, seed=17)
+    mid = out["match"]
+    players = asyncio.run(play_over_ws(shared_server, mid, {0: out["tokens"]["0"]}, seed=5, timeout=150))
+    assert players[0].payloads[-1]["status"] == "over"
+    assert check_payloads(shared_server.db, mid, players) >= 2
+    _, _, actions = stored(shared_server.db, mid)
+    assert {a.player for a in actions if a.player >= 0} == set(range(n))
