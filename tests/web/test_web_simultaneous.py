@@ -203,3 +203,25 @@ def test_web_san_quentin_kings_secret_fists_over_http_in_reverse_order(shared_se
         _, s = call(shared_server, "GET", f"/api/matches/{mid}/state", token=tok[q])
         if s["version"] == len(actions):
             assert s["view"] == json.loads(json.dumps(game.view(m.state, q)))
+
+
+def test_web_a_failing_bot_does_not_stall_the_match(fists_client, monkeypatch):
+    import kingmaker.agents as agents
+
+    class Broken:
+        def act(self, obs):
+            raise RuntimeError("this bot is broken on purpose")
+
+    monkeypatch.setitem(agents._KINDS, "web-test-broken", lambda game, level=None, **kw: Broken())
+    c = fists_client
+    out = c.post("/api/matches", json={
+        "game": Fists.id, "players": 2, "you": None,
+        "seats": [{"kind": "bot", "bot": "web-test-broken"}, {"kind": "bot", "bot": "random"}],
+    }).json()
+    mid = out["match"]
+    for _ in range(300):
+        s = c.get(f"/api/matches/{mid}").json()
+        if s["status"] == "over":
+            break
+        time.sleep(0.02)
+    assert s["status"] == "over" and s["version"] == 4

@@ -199,8 +199,11 @@ def create_app(db: str | Storage | None = None, bot_delay: float = 0.4) -> Starl
                         lv.subscribers.remove(sub)
             current = hub.live.get(mid)
             if current is not None:
-                with contextlib.suppress(Exception):
-                    await hub.broadcast_seats(current)
+                if current.over() and not current.subscribers and current.driver is None:
+                    hub.live.pop(mid, None)  # finished and unwatched: reload from storage if asked
+                else:
+                    with contextlib.suppress(Exception):
+                        await hub.broadcast_seats(current)
 
     routes = [
         Route("/api/games", _api(games)),

@@ -247,7 +247,10 @@ class Hub:
             live = self.live.get(match_id)
             if live is not None and not live.stale:
                 return live
-            live = self._load(match_id)
+            try:
+                live = self._load(match_id)
+            finally:
+                self._loading.pop(match_id, None)
             self.live[match_id] = live
             return live
 
@@ -502,7 +505,11 @@ class Hub:
                     continue
                 p, obs, version, agent = job
                 t0 = time.monotonic()
-                action = await asyncio.to_thread(agent.act, obs)
+                try:
+                    action = await asyncio.to_thread(agent.act, obs)
+                except Exception:  # a bot's bug must not stall the match: play a random legal move
+                    log.exception("match %s: bot of seat %d failed; it plays a random move", live.id, p)
+                    action = obs.rng.choice(obs.legal_actions)
                 wait = self.bot_delay - (time.monotonic() - t0)
                 if wait > 0:
                     await asyncio.sleep(wait)

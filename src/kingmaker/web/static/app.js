@@ -424,10 +424,10 @@ async function replayPage(mid) {
   main.append(H("div", {class: "match"},
     H("div", {class: "board-col"},
       H("div", {class: "status replay-bar"},
-        H("button", {class: "btn", id: "replay-first", onclick: () => { i = 0; show(); }}, "⏮"),
+        H("button", {class: "btn", id: "replay-first", onclick: () => { i = 0; show(); }}, "|◀ start"),
         H("button", {class: "btn", id: "replay-prev", onclick: () => { i = Math.max(0, i - 1); show(); }}, "◀ back"),
         H("button", {class: "btn", id: "replay-next", onclick: () => { i = Math.min(r.frames.length - 1, i + 1); show(); }}, "forward ▶"),
-        H("button", {class: "btn", id: "replay-last", onclick: () => { i = r.frames.length - 1; show(); }}, "⏭"),
+        H("button", {class: "btn", id: "replay-last", onclick: () => { i = r.frames.length - 1; show(); }}, "end ▶|"),
         slider, info, povSel),
       H("div", {id: "board", class: "board"})),
     H("aside", {class: "side"}, H("section", {class: "panel"}, H("h3", {}, "Log"), H("ol", {id: "log", class: "log"})))));
