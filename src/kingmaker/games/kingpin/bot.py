@@ -154,6 +154,7 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
         score -= value[x]
     nml = [0, 0]
     near_nml = [0, 0]
+    closest = [9, 9]  # each player's tile nearest No Man's Land, not on it
     for sq in range(t.n_sq):
         c = board[sq]
         if c < 0:
@@ -164,8 +165,12 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
         if t.IN_NML[sq]:
             nml[o] += 1
             v += 1.5
-        elif nml_d[sq] == 1:
-            near_nml[o] += 1
+        else:
+            if nml_d[sq] < closest[o]:
+                closest[o] = nml_d[sq]
+            if nml_d[sq] == 1:
+                near_nml[o] += 1
+            v += 1.0 / (1 + nml_d[sq])
         score += v if o == p else -v
     # The race to leave the board past the enemy's area; the opponent moves next.
     to_move = q if s.phase == DRAW else s.current
@@ -182,7 +187,7 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
     if nml[p] == 0 and nml[q] == 2 and near_nml[q]:
         score -= 60.0
     if nml[q] == 0 and nml[p] >= 2:
-        score += 12.0 * nml[p]
+        score += 12.0 * nml[p] + 20.0 / closest[p]
     if nml[p] == 0 and nml[q] >= 2:
         score -= 12.0 * nml[q]
     # Attacks: the opponent moves next.
