@@ -167,7 +167,7 @@ def test_render_draws_the_eight_stacks_around_the_stockpile():
     text = render(g.view(s, 0))
     lines = text.splitlines()
     grid = [ln for ln in lines if "stockpile" in ln]
-    assert grid and grid[0].index("W:") < grid[0].index("[stockpile") < grid[0].index("E:")
+    assert grid and grid[0].index("W:") < grid[0].index("<stockpile") < grid[0].index("E:")
     assert "NE: V12..D11* (2)" in text
     assert "M7 Moretti Enforcer (red 7, worth 7, Rub Out)" in text
     assert "D4" not in text  # the other hand stays hidden

@@ -8,7 +8,7 @@ against the average round win rate. A round is won by the lowest round score
 (ruling KP-7; tied players all win it). "Used" means the ability changed
 something: All Clear saved a draw (stockpile not empty), Collect made the next
 player draw, Rub Out discarded a card, Alibi cancelled a card worth more than
-0, Lie Low took points off a score above 0.
+0, Lie Low scored a hand of only Hideouts 0.
 
 The bots play on the true state: the heuristic reads only its own seat's view
 (tests check this), so this equals playing through ``Match`` with
@@ -35,12 +35,18 @@ from .data import (
     ABILITIES,
     ABILITY,
     ABILITY_KEYS,
+    NUM_KINDS,
+    NUM_RANKED,
+    RANK,
     VALUE,
     kinds,
 )
 from .state import COLLECT, DEAL, PLAY, RUB_OUT
 
 _ORDER = (AB_ALL_CLEAR, AB_COLLECT, AB_RUB_OUT, AB_ALIBI, AB_LIE_LOW)
+# Controls: cards without an ability. A player who plays one sheds a card too, so their
+# round win rate shows how much of an ability's figure comes from shedding alone.
+_CONTROLS = {6: "(control) played a Smuggler (6), no ability", 8: "(control) played a Fixer (8), no ability"}
 
 
 def _sample(outcomes, rng: random.Random) -> int:
@@ -53,18 +59,14 @@ def _sample(outcomes, rng: random.Random) -> int:
     return outcomes[-1][0]
 
 
-def _scoring_uses(game, hand: int) -> set[int]:
+def _scoring_uses(hand: int) -> set[int]:
     ks = kinds(hand)
     used = set()
     lawyers = sum(1 for k in ks if ABILITY[k] == AB_ALIBI)
-    others = [VALUE[k] for k in ks if ABILITY[k] != AB_ALIBI]
-    if lawyers and any(v > 0 for v in others):
+    if lawyers and any(VALUE[k] > 0 for k in ks if ABILITY[k] != AB_ALIBI):
         used.add(AB_ALIBI)
-    if any(ABILITY[k] == AB_LIE_LOW for k in ks):
-        plain = sum(VALUE[k] for k in ks)
-        base = plain - sum(sorted(others, reverse=True)[:lawyers])
-        if base > 0:
-            used.add(AB_LIE_LOW)
+    if ks and all(ABILITY[k] == AB_LIE_LOW for k in ks):
+        used.add(AB_LIE_LOW)
     return used
 
 
@@ -75,9 +77,12 @@ def play_games(players: int, games: int, abilities: bool, seed: int = 0) -> dict
     seat_sole_wins = [0] * players
     round_rows = 0
     round_wins = 0
+    held_rows = 0  # player-rounds that ended with cards in hand
+    held_wins = 0
     uses = Counter()
     use_wins = Counter()
     use_games = Counter()
+    use_game_points = Counter()
     lengths = 0
     for g in range(games):
         rng = random.Random(f"kingpins-balance/{seed}/{players}/{abilities}/{g}")
@@ -95,6 +100,10 @@ def play_games(players: int, games: int, abilities: bool, seed: int = 0) -> dict
                 a = game.heuristic_action(s, cp, rng)
                 if s.phase == RUB_OUT and a != A.KEEP:
                     used_round[cp].add(AB_RUB_OUT)
+                elif s.phase == PLAY and a < A.MOVE0:
+                    k = a // 8 if a < A.UNDER0 else (a - A.UNDER0) % (8 * NUM_KINDS) // 8
+                    if k < NUM_RANKED and RANK[k] in _CONTROLS:
+                        used_round[cp].add(f"ctl{RANK[k]}")
                 lengths += 1
             before = s
             s = game.apply(s, a, None if cp == CHANCE else cp)
@@ -109,10 +118,13 @@ def play_games(players: int, games: int, abilities: bool, seed: int = 0) -> dict
                 winners = game.round_winners(scores)
                 for p in range(players):
                     if abilities:
-                        used_round[p] |= _scoring_uses(game, s.last_hands[p])
+                        used_round[p] |= _scoring_uses(s.last_hands[p])
                     round_rows += 1
                     won = p in winners
                     round_wins += won
+                    if s.last_hands[p]:
+                        held_rows += 1
+                        held_wins += won
                     for ab in used_round[p]:
                         uses[ab] += 1
                         use_wins[ab] += won
@@ -125,6 +137,7 @@ def play_games(players: int, games: int, abilities: bool, seed: int = 0) -> dict
                 seat_sole_wins[p] += 1
             for ab in used_game[p]:
                 use_games[ab] += 1
+                use_game_points[ab] += ret[p]
     return {
         "players": players,
         "games": games,
@@ -133,8 +146,12 @@ def play_games(players: int, games: int, abilities: bool, seed: int = 0) -> dict
         "seat_sole_wins": seat_sole_wins,
         "round_rows": round_rows,
         "round_wins": round_wins,
+        "held_rows": held_rows,
+        "held_wins": held_wins,
         "uses": uses,
         "use_wins": use_wins,
+        "use_games": use_games,
+        "use_game_points": use_game_points,
         "decisions": lengths,
     }
 
@@ -157,19 +174,40 @@ def table(on: dict, off: dict) -> str:
             f"{others:.3f} | {res['round_wins'] / res['round_rows']:.3f} |"
         )
     avg = on["round_wins"] / on["round_rows"]
+    held = on["held_wins"] / on["held_rows"] if on["held_rows"] else float("nan")
     lines += [
         "",
-        "| ability | when | player-rounds used (share) | round win rate when used | average | difference |",
-        "|---|---|---|---|---|---|",
+        "| ability | when | player-rounds used (share) | round win rate when used | average |"
+        " difference | like-for-like average | difference | games used | mean return in those games"
+        f" (average {1 / 2:.3f}) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for ab in _ORDER:
         info = ABILITIES[ABILITY_KEYS[ab]]
         u = on["uses"][ab]
         rate = on["use_wins"][ab] / u if u else float("nan")
+        # A scoring ability is used only by a player left holding cards: compare with those.
+        base = held if info["when"] == "scoring" else avg
         lines.append(
             f"| {info['name']} | {info['when']} | {u} ({u / on['round_rows']:.3f}) | {rate:.3f} | "
-            f"{avg:.3f} | {rate - avg:+.3f} |"
+            f"{avg:.3f} | {rate - avg:+.3f} | {base:.3f} | {rate - base:+.3f} | {on['use_games'][ab]} | "
+            f"{on['use_game_points'][ab] / max(on['use_games'][ab], 1):.3f} |"
         )
+    for rank, label in _CONTROLS.items():
+        u = on["uses"][f"ctl{rank}"]
+        rate = on["use_wins"][f"ctl{rank}"] / u if u else float("nan")
+        lines.append(
+            f"| {label} | play | {u} ({u / on['round_rows']:.3f}) | {rate:.3f} | {avg:.3f} | "
+            f"{rate - avg:+.3f} | {avg:.3f} | {rate - avg:+.3f} | {on['use_games'][f'ctl{rank}']} | "
+            f"{on['use_game_points'][f'ctl{rank}'] / max(on['use_games'][f'ctl{rank}'], 1):.3f} |"
+        )
+    lines += [
+        "",
+        "Like-for-like average: for abilities used when played, the average over all player-rounds; "
+        "for scoring abilities, over the player-rounds that ended with cards in hand "
+        f"({on['held_rows']} of {on['round_rows']}). Returns are rank points (1 first, 0 last), "
+        "so their average is 0.5 for every player count.",
+    ]
     return "\n".join(lines)
 
 

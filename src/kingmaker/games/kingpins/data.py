@@ -104,8 +104,9 @@ ONTO: tuple[tuple[int, ...], ...] = tuple(
 UNDER: tuple[tuple[int, ...], ...] = tuple(
     tuple(k for k in range(NUM_KINDS) if _fits(b, k)) for b in range(NUM_KINDS)
 )
-# FITS[b * NUM_KINDS + top]: a stack with bottom ``b`` may be moved onto a stack with top ``top``.
-FITS: tuple[bool, ...] = tuple(_fits(b, t) for b in range(NUM_KINDS) for t in range(NUM_KINDS))
+# The same as bits of kinds. A stack with bottom b may move onto a stack whose top is in UNDER[b].
+ONTO_BITS: tuple[int, ...] = tuple(sum(1 << k for k in ks) for ks in ONTO)
+UNDER_BITS: tuple[int, ...] = tuple(sum(1 << k for k in ks) for ks in UNDER)
 
 KINGPINS: tuple[int, ...] = tuple(k for k in range(NUM_KINDS) if RANK[k] == KINGPIN_RANK)
 FULL_DECK = (1 << NUM_CARDS) - 1

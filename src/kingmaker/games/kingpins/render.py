@@ -3,7 +3,7 @@
 The eight stacks stand around the stockpile as on the table::
 
     NW        N        NE
-    W     [stockpile]  E
+    W     <stockpile>  E
     SW        S        SE
 
 Each cell shows the stack's bottom card, its top card and its size; the full
@@ -53,7 +53,7 @@ def render(view: dict) -> str:
         cells = []
         for name in row:
             if name is None:
-                cells.append(f"[stockpile {view['stockpile']}]".center(_W))
+                cells.append(f"<stockpile {view['stockpile']}>".center(_W))
             else:
                 cells.append(_cell(by_name[name]).ljust(_W))
         lines.append("  ".join(cells).rstrip())

@@ -21,6 +21,7 @@ Five rounds; the lowest total wins, then the most rounds won, then a share.
 from __future__ import annotations
 
 import random
+from itertools import repeat
 from typing import Any
 
 from ...core.api import CHANCE, TERMINAL, Game, Option
@@ -47,12 +48,14 @@ from .data import (
     NUM_KINDS,
     NUM_RANKED,
     ONTO,
+    ONTO_BITS,
     RANK,
     ROUNDS,
     RUB_OUT_BITS,
     RUB_OUT_MAX_VALUE,
     STACK_NAMES,
     UNDER,
+    UNDER_BITS,
     VALUE,
     add_card,
     card_label,
@@ -154,7 +157,7 @@ class Kingpins(Game):
         c = _CHUNK_ACTS
         acts = (c[0][u & 255] + c[1][u >> 8 & 255] + c[2][u >> 16 & 255] + c[3][u >> 24 & 255]
                 + c[4][u >> 32 & 255] + c[5][u >> 40 & 255])
-        out = [(a, p) for a in acts]
+        out = list(zip(acts, repeat(p, len(acts))))
         if u >> NUM_RANKED & 15:
             for k in _DUP_KINDS:
                 if u >> k & 1:
@@ -185,17 +188,17 @@ class Kingpins(Game):
 
     def _play_actions(self, hand: int, stacks: tuple[tuple[int, ...], ...]) -> list[int]:
         out = []
-        tops = []
-        for t in range(8):
-            st = stacks[t]
+        tops = 0  # the top cards, as bits of their kinds
+        t = 0
+        for st in stacks:
             if st:
                 top = st[-1]
-                tops.append(top)
-                for k in ONTO[top]:
-                    if hand >> k & 1:
-                        out.append(k * 8 + t)
+                tops |= 1 << top
+                if hand & ONTO_BITS[top]:
+                    for k in ONTO[top]:
+                        if hand >> k & 1:
+                            out.append(k * 8 + t)
             else:
-                tops.append(-1)
                 # An empty original recruitment stack takes any card (not a Femme Fatale,
                 # ruling KP-4); an empty corner takes only a kingpin.
                 m = hand & (NOT_FF_BITS if t < 4 else KINGPIN_BITS)
@@ -203,21 +206,26 @@ class Kingpins(Game):
                     low = m & -m
                     out.append((low.bit_length() - 1) * 8 + t)
                     m ^= low
+            t += 1
         ff = hand & FF_BITS
-        for a in range(8):
-            st = stacks[a]
+        a = 0
+        for st in stacks:
             if st:
-                up = UNDER[st[0]]
-                if up:
-                    if ff:
-                        for k in up:
-                            if hand >> k & 1:
-                                for c in (0, 1):
-                                    if ff >> (FF_RED + c) & 1:
-                                        out.append(A.UNDER0 + c * _UNDER_STRIDE + k * 8 + a)
-                    for b in range(8):
-                        if tops[b] in up and b != a:
-                            out.append(A.MOVE0 + a * 8 + b)
+                b = st[0]
+                up = UNDER_BITS[b]  # the kinds one rank above the bottom card, opposite colour
+                if up & tops:
+                    # This stack may move onto each stack whose top card is in ``up``.
+                    for d in range(8):
+                        sd = stacks[d]
+                        if sd and up >> sd[-1] & 1 and d != a:
+                            out.append(A.MOVE0 + a * 8 + d)
+                if ff and up & hand:
+                    for k in UNDER[b]:
+                        if hand >> k & 1:
+                            for c in (0, 1):
+                                if ff >> (FF_RED + c) & 1:
+                                    out.append(A.UNDER0 + c * _UNDER_STRIDE + k * 8 + a)
+            a += 1
         out.append(A.END_TURN)
         out.sort()
         return out
@@ -483,6 +491,9 @@ class Kingpins(Game):
     # ---- checks -------------------------------------------------------------------
     def validate_state(self, s: State) -> None:
         n = self.num_players
+        ints = (s.phase, s.round, s.current, s.deal, s.passes, *s.totals)
+        if any(type(x) is not int for x in ints) or type(s.played) is not bool or type(s.no_draw) is not bool:
+            raise InvalidStateError("phase, round, current, deal, passes and totals are ints; played, no_draw bools")
         if s.phase not in (DEAL, DRAW, COLLECT, PLAY, RUB_OUT, END):
             raise InvalidStateError(f"unknown phase {s.phase}")
         if not (0 <= s.round < ROUNDS and 0 <= s.current < n and 0 <= s.passes < n):

@@ -20,7 +20,7 @@ Fields (n players; card sets are bitmasks, see data.py)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ...core.api import frozen_state
 
 DEAL = 0  # chance: a set-up card (to a player, then to the recruitment stacks)
 DRAW = 1  # chance: the current player draws at the end of their turn
@@ -39,7 +39,7 @@ PHASE_NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_state
 class State:
     phase: int
     round: int
