@@ -133,6 +133,22 @@ def test_web_a_seat_token_cannot_act_for_another_seat_or_read_its_secrets(shared
 
     asyncio.run(bad_ws())
 
+    # A spectator's WebSocket gets the public view and cannot move.
+    async def spectator_ws():
+        async with websockets.connect(f"{shared_server.ws_url}/ws/matches/{mid}") as ws:
+            msg = json.loads(await ws.recv())
+            assert msg["type"] == "state" and msg["seat"] is None and msg["legal"] == []
+            assert msg["view"] == json.loads(json.dumps(game.view(m.state, None)))
+            await ws.send(json.dumps({"type": "move", "action": st0["legal"][0]["action"], "ref": 7}))
+            while True:
+                reply = json.loads(await ws.recv())
+                if reply["type"] == "error":
+                    break
+            assert reply["ref"] == 7 and reply["error"]["code"] == "seat/forbidden"
+
+    asyncio.run(spectator_ws())
+    assert len(stored(shared_server.db, mid)[2]) == v
+
 
 def test_web_racing_moves_for_one_version_give_one_success_and_one_conflict(shared_server):
     out = create(shared_server, game="kings-kilt", players=2, seats=[{"kind": "human"}] * 2, seed=9)

@@ -393,10 +393,14 @@ function renderSeats(cur) {
 // ---- the menu for a click that matches several moves ------------------------------------------------
 function openMenu(ev, moves, onPlay) {
   closeMenu();
-  const menu = H("div", {id: "move-menu", class: "menu"},
-    moves.map(mv => H("button", {class: "menu-item", "data-action": mv.action, onclick: e => { e.stopPropagation(); closeMenu(); onPlay(mv.action); }}, mv.text)),
+  const items = moves.map(mv => H("button", {class: "menu-item", "data-action": mv.action, onclick: e => { e.stopPropagation(); closeMenu(); onPlay(mv.action); }}, mv.text));
+  const filter = moves.length > 12 ? H("input", {class: "menu-filter", placeholder: `filter ${moves.length} moves`,
+    onclick: e => e.stopPropagation(),
+    oninput: e => { const f = e.target.value.toLowerCase(); items.forEach(b => { b.style.display = b.textContent.toLowerCase().includes(f) ? "" : "none"; }); }}) : null;
+  const menu = H("div", {id: "move-menu", class: "menu"}, filter, items,
     H("button", {class: "menu-item cancel", onclick: e => { e.stopPropagation(); closeMenu(); }}, "cancel"));
   document.body.append(menu);
+  if (filter) filter.focus();
   const x = Math.min(ev.clientX || 100, window.innerWidth - 220), y = Math.min(ev.clientY || 100, window.innerHeight - 40 * (moves.length + 1));
   menu.style.left = (x + window.scrollX) + "px";
   menu.style.top = (Math.max(0, y) + window.scrollY) + "px";

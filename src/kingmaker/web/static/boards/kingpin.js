@@ -127,7 +127,7 @@
 
   function targets(text) {
     let m;
-    if ((m = text.match(/^play (\S+) (\w\d+) [NESW]$/))) return ["reserve:" + m[1], "sq:" + m[2]];
+    if ((m = text.match(/^play (.+) (\w\d+) [NESW]$/))) return ["reserve:" + m[1], "sq:" + m[2]];
     if ((m = text.match(/^(turn|move) (\w\d+)\b/))) return ["sq:" + m[2]];
     if ((m = text.match(/^castle (\w\d+) (\w\d+)/))) return ["sq:" + m[1], "sq:" + m[2]];
     if ((m = text.match(/^choose (.+)$/))) return ["mafia:" + m[1]];
