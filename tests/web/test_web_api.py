@@ -338,3 +338,16 @@ def test_web_every_game_against_server_side_bots_to_the_end(shared_server, game_
     assert check_payloads(shared_server.db, mid, players) >= 2
     _, _, actions = stored(shared_server.db, mid)
     assert {a.player for a in actions if a.player >= 0} == set(range(n))
+
+
+def test_web_serve_prints_the_address_to_open(make_server):
+    server = make_server()
+    text = server.log.read_text()
+    assert f"http://localhost:{server.port}/" in text
+    status, health = call(server, "GET", "/api/health")
+    assert status == 200 and health["storage"] == "SQLiteStorage"
+    r = httpx.get(server.url + "/", timeout=10)
+    assert r.status_code == 200 and "/static/app.js" in r.text
+    for game_id in kingmaker.available_games():
+        r = httpx.get(f"{server.url}/static/boards/{game_id}.js", timeout=10)
+        assert r.status_code == 200 and "KM.boards" in r.text

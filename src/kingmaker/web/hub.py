@@ -143,8 +143,8 @@ class Hub:
         for row in self.storage.list_matches(status="playing", limit=100000):
             try:
                 live = await self.get(row.id)
-            except GameError as e:
-                log.error("cannot resume match %s: %s", row.id, e)
+            except Exception as e:  # a game whose rules changed must not stop the server
+                log.error("cannot resume match %s (%s): %s", row.id, row.game, e)
                 continue
             self.kick(live)
 
