@@ -35,10 +35,13 @@
   function draw(v, b) {
     const n = v.players;
     const hand = v.hand || [];
-    const W = 1000, Hh = 720;
+    const shownOf = st => Math.min((st.cards || []).length, 6);
+    const bottom = Math.max(0, ...(v.stacks || []).map(st => (POS[st.name] || [0, 0])[1] + CH + STEP * Math.max(0, shownOf(st) - 1)));
+    const hy = Math.max(600, bottom + 40);
+    const W = 1000, Hh = hy + CH + 20;
     const svg = KM.svgRoot(W, Hh, "Kingpins table");
     svg.append(S("rect", {x: 0, y: 0, width: W, height: Hh, fill: "#2f5d3a"}));
-    svg.append(S("rect", {x: 150, y: 15, width: 470, height: 560, rx: 20, fill: "#36704a", stroke: "#204a2c"}));
+    svg.append(S("rect", {x: 150, y: 15, width: 470, height: hy - 40, rx: 20, fill: "#36704a", stroke: "#204a2c"}));
     // The stockpile in the middle.
     svg.append(back(350, 250, v.stockpile));
     svg.append(T(350 + CW / 2, 250 + CH + 12, "stockpile", {size: 11, fill: "#e8f5e9"}));
@@ -83,7 +86,6 @@
       svg.append(T(px, dy + 6, "Winner: " + v.winners.map(w => "P" + w).join(", "), {anchor: "start", size: 15, fill: "#f7d77a", weight: "bold"}));
     }
     // Your hand.
-    const hy = 600;
     svg.append(T(20, hy - 8, v.you === null || v.you === undefined ? "" : `Your hand (${hand.length})`, {anchor: "start", size: 13, fill: "#fff", weight: "bold"}));
     const gap = hand.length > 1 ? Math.min(CW + 6, (W - 60 - CW) / (hand.length - 1)) : 0;
     hand.forEach((c, i) => {
