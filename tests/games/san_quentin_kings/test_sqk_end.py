@@ -158,3 +158,18 @@ def test_winner_most_respect_ties_broken_by_fight_points_then_shared_sqk_20() ->
     t = goods(s, 2, respect=2, fp=0)
     assert g.returns(t) == (0.0, 0.5, 0.5)
     assert get_goods(t, 2, "respect") == 2 and TARANTULA == 2
+
+
+def test_riot_tie_breaker_is_the_designed_cobra_scorpion_tarantula_sqk_3() -> None:
+    """Riot: 'The tie breaker for the riot is next to the year display' (not printed; SQK-3 designs
+    Cobra > Scorpion > Tarantula): equal strengths go to the Cobras."""
+    g = game(3)
+    s = _before_riot(g, start(g, initiator=0))
+    s = pieces(s, 0, cell=[1, 4, 3], court=[6, 3, 4])
+    s = pieces(s, 1, cell=[0, 0, 4], court=[7, 7, 3])
+    s = pieces(s, 2, cell=[4, 1, 1], court=[3, 6, 6])
+    s = _to_riot(g, s)
+    assert s.initiator == 1  # initiating order alone would favour player 1
+    while g.current_player(s) >= 0:
+        s = g.play(s, "pass")
+    assert [get_goods(s, p, "fp") for p in range(3)] == [0, 0, 2]

@@ -514,3 +514,53 @@ def test_bribe_cannot_target_yourself_or_pieces_outside_the_fight() -> None:
     with pytest.raises(IllegalActionError):
         g.play(s, "bribe take cobra of p1 from p1")
     assert s == fight(g, start(g, initiator=2), COMM_B, {0: [1, 0, 0], 1: [0, 1, 0]})
+
+
+def test_a_gang_without_strength_does_not_place_sqk_7() -> None:
+    """Ruling SQK-7: a player in the fight whose every piece is gone has no strength and no place."""
+    g = game(3)
+    s = _no_chips(g, start(g, initiator=2))
+    s = fight(g, s, COMM_B, {0: [1, 0, 0], 1: [1, 0, 0]})
+    s = g.play(s, "draw")
+    s = chance(g, s, CARD + GUARD)  # player 0's only piece goes to solitary
+    assert strength(s, 0) == [0, 0, 0] and g.ranking(s) == [1]
+    s = g.play(s, "pass")
+    s = g.play(s, "pass")
+    assert get_goods(s, 0, "comm") == 2 and get_goods(s, 1, "comm") == 5
+
+
+def test_steal_is_seen_by_thief_and_victim_only() -> None:
+    """Bribe Chip Actions 5: stolen 'in a random, face down manner' - the log names the card only to
+    the two players concerned."""
+    g = game(3)
+    s = start(g, initiator=2, shanks=[COBRA, SCORPION, COBRA])
+    s = fight(g, s, COMM_B, {0: [1, 0, 0], 1: [1, 0, 0]})
+    s = g.play(s, "bribe steal shank from p1")
+    a = A.CH_SHANK0 + SCORPION
+    assert g.observe_action(s, a, None, 0) == "player 0 steals a scorpion shank card from player 1"
+    assert g.observe_action(s, a, None, 1) == "player 0 steals a scorpion shank card from player 1"
+    assert g.observe_action(s, a, None, 2) == "player 0 steals a shank card from player 1"
+
+
+def test_bribe_steal_commissary_moves_one_cube() -> None:
+    """Bribe Chip Actions 5: steal one 'Commissary' from a single player."""
+    g = game(3)
+    s = start(g, initiator=2)
+    s = fight(g, s, COMM_B, {0: [1, 0, 0], 1: [1, 0, 0]})
+    s = g.play(s, "bribe steal commissary from p1")
+    assert get_goods(s, 0, "comm") == 3 and get_goods(s, 1, "comm") == 1
+
+
+def test_bribed_piece_can_be_bribed_on_by_a_third_player_and_killed() -> None:
+    """Bribe Chip Actions 3 and 6: a bribed piece stands in its holder's gang: others may bribe or
+    kill it there; it stays loyal to its owner."""
+    g = game(3)
+    s = start(g, initiator=1)
+    s = fight(g, s, COMM_B, {0: [0, 1, 0], 1: [1, 0, 0], 2: [1, 0, 0]})
+    # Player 2 moves first: bribes player 0's Scorpion.
+    s = g.play(s, "bribe take scorpion of p0 from p0")
+    s = g.play(s, "shank cobra")
+    assert s.bribed == ((2, 0, SCORPION),)
+    # Player 0 kills it in player 2's area: it leaves the game (player 0's own piece).
+    s = g.play(s, "bribe kill scorpion of p0 at p2")
+    assert s.bribed == () and g.view(s, 1)["gangs"][0]["removed"] == [0, 1, 0]
