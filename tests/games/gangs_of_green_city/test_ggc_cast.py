@@ -160,13 +160,13 @@ def test_nell_the_cabbie_power_safe_house_without_a_card() -> None:
     assert P("Iago") in s.safe and s.hands[0] == (C("Iago"),)
 
 
-def test_nell_the_cabbie_weakness_road_rage_adds_a_second_sphere() -> None:
+def test_nell_the_cabbie_weakness_towed_to_the_featured_poi() -> None:
     g = game()
     s = position(g, cast=["Nell the Cabbie", "Mayor Maple"], pawns=["Lighthouse", "Stadium"], moves=1,
                  spheres={"Casino Fortuna": 2})
     s = _to_gang_leader(g, s)
-    s = g.play(s, "gang card Casino Fortuna")  # features Nell: 2 + 1 + 1 -> a riot
-    assert count(s, "Casino Fortuna") == 3 and s.war == 1 and count(s, "Marconi Docks") == 1
+    s = g.play(s, "gang card Casino Fortuna")  # features Nell
+    assert s.pawns[0] == P("Casino Fortuna") and count(s, "Casino Fortuna") == 3 and s.war == 0
 
 
 # ---- who is in play ---------------------------------------------------------------------------

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING
 
 from . import actions as A
 from .data import (
+    CABBIE,
     DIST,
     DISTRICT,
     FUNDRAISER,
     GHOST,
     MAX_SPHERES,
     METER,
+    NEIGHBOURS,
     NUM_GANGS,
     NUM_POIS,
     PARK,
@@ -59,19 +61,59 @@ def _safe_dist(pos: int, safe: tuple[int, ...]) -> int:
     return min(row[x] for x in safe)
 
 
-def evaluate(s: State) -> float:
+def draw_odds(s: State) -> list[float]:
+    """Returns, for each POI, the chance that its gang card comes up in the next Gang Leader phase.
+
+    Cards in the known top set come first; cards in the discard pile only come back after an
+    ESCALATION! (they get a small weight, since the next one puts them on top).
+    """
+    rate = METER[s.esc]
+    odds = [0.0] * NUM_POIS
+    top = s.gang_top
+    known = set(s.gang_disc)
+    known.update(top)
+    known.update(s.gang_out)
+    rest = NUM_POIS - len(known)
+    if top:
+        p_top = min(1.0, rate / len(top))
+        for c in top:
+            odds[c] = p_top
+        left = max(0, rate - len(top))
+        p_rest = min(1.0, left / rest) if rest else 0.0
+    else:
+        p_rest = min(1.0, rate / rest) if rest else 0.0
+    disc = set(s.gang_disc)
+    for c in range(NUM_POIS):
+        if c in disc:
+            odds[c] = 0.15
+        elif c not in known:
+            odds[c] = max(p_rest, 0.02)
+    return odds
+
+
+def evaluate(s: State, odds: list[float] | None = None) -> float:
     """Scores a state for the team: higher is better."""
     if s.result:
         return 1e6 if s.result == 1 else -1e6
+    if odds is None:
+        odds = draw_odds(s)
     ended = s.ended
     v = 120.0 * bin(ended).count("1") + 20.0 * bin(s.defeated).count("1") - 8.0 * s.war
     sph = s.spheres
     danger = 0.0
-    for i in range(0, len(sph), NUM_GANGS):
+    for p in range(NUM_POIS):
+        i = p * NUM_GANGS
+        home = DISTRICT[p]
         for g in range(NUM_GANGS):
             c = sph[i + g]
             if c:
-                danger += _DANGER[c] * (0.5 if ended >> g & 1 else 1.0)
+                w = _DANGER[c] * (0.5 if ended >> g & 1 else 1.0)
+                if g == home:
+                    w *= 1.0 + 3.0 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
+                if c == MAX_SPHERES:
+                    # a riot here sets off neighbours at three: chains are the real danger
+                    w *= 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sph[nb * NUM_GANGS + g] == MAX_SPHERES)
+                danger += w
     v -= danger
     safe = s.safe
     for q, hand in enumerate(s.hands):
@@ -84,8 +126,9 @@ def evaluate(s: State) -> float:
         v += 1.6 * best * best + 0.3 * len(hand)
         if best >= need:
             v += 25.0 - 3.0 * _safe_dist(s.pawns[q], safe)
-    # safe houses spread over the city
-    v += 3.0 * len(safe)
+    # safe houses spread over the city: the average distance to the nearest one
+    rows = [DIST[x] for x in safe]
+    v -= 0.12 * sum(min(r[p] for r in rows) for p in range(NUM_POIS))
     return v
 
 
@@ -107,12 +150,18 @@ def _threat_distance(s: State, pos: int) -> float:
 
 
 def _card_value(s: State, player: int, c: int) -> float:
+    """How much the team loses if ``player`` spends card ``c``: a card of a district they lead the
+    team in collecting is precious; others are fuel for moves and safe houses."""
     if c >= RESPITE0:
         return 6.0
     g = DISTRICT[c]
     if s.ended >> g & 1:
         return 0.5
-    return 1.0 + _district_counts(s.hands[player])[g]
+    mine = _district_counts(s.hands[player])[g]
+    lead = max(_district_counts(h)[g] for h in s.hands)
+    if mine >= lead:
+        return 1.0 + 1.2 * mine
+    return 0.6 + 0.3 * mine
 
 
 def _respite_wanted(s: State, player: int, r: int) -> bool:
@@ -167,6 +216,154 @@ def _poi_heat(s: State, p: int) -> int:
     return max(s.spheres[b : b + NUM_GANGS])
 
 
+def _weight(s: State, odds: list[float], p: int, g: int, c: int) -> float:
+    """Danger of ``c`` spheres of gang ``g`` on POI ``p`` (as in ``evaluate``)."""
+    if c <= 0:
+        return 0.0
+    w = _DANGER[c] * (0.5 if s.ended >> g & 1 else 1.0)
+    if g == DISTRICT[p]:
+        w *= 1.0 + 3.0 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
+    if c == MAX_SPHERES:
+        sph = s.spheres
+        w *= 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sph[nb * NUM_GANGS + g] == MAX_SPHERES)
+    return w
+
+
+def _battle_gains(s: State, odds: list[float], p: int, me: int) -> list[tuple[float, int]]:
+    """Returns (danger removed, gang) for each battle move possible on ``p``, best first."""
+    out = []
+    b = p * NUM_GANGS
+    for g in range(NUM_GANGS):
+        c = s.spheres[b + g]
+        if not c:
+            continue
+        if me == GHOST or s.ended >> g & 1:
+            out.append((_weight(s, odds, p, g, c), g))
+        else:
+            for k in range(c, 0, -1):
+                out.append((_weight(s, odds, p, g, k) - _weight(s, odds, p, g, k - 1), g))
+    out.sort(reverse=True)
+    return out
+
+
+def _routes(s: State, pos: int) -> dict[int, tuple[int, int]]:
+    """Breadth-first routes from ``pos`` by travel and rides: place -> (moves, first action)."""
+    safe = s.safe
+    seen = {pos: (0, -1)}
+    frontier = [pos]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            d, first = seen[x]
+            steps = [(y, A.TRAVEL0 + y) for y in NEIGHBOURS[x]]
+            if x in safe:
+                steps.extend((y, A.RIDE0 + y) for y in safe if y != x)
+            for y, act in steps:
+                if y not in seen:
+                    seen[y] = (d + 1, act if first < 0 else first)
+                    nxt.append(y)
+        frontier = nxt
+    return seen
+
+
+def _plan_move(s: State, player: int, legal: set[int], odds: list[float]) -> int | None:
+    """Picks a target POI reachable this turn and returns the first move towards what it offers."""
+    pos = s.pawns[player]
+    me = s.cast[player]
+    hand = s.hands[player]
+    budget = s.moves + (1 if pos == PARK else 0)
+    need = _need(me)
+    counts = _district_counts(hand)
+    ready = any(counts[g] >= need and not s.ended >> g & 1 for g in range(NUM_GANGS))
+    routes = _routes(s, pos)
+    options: dict[int, tuple[int, int, float]] = {t: (d, a, 0.0) for t, (d, a) in routes.items()}
+    # wormhole escapes: one move and a card
+    for c in hand:
+        if c < NUM_POIS and c != pos and A.ESCAPE0 + c in legal:
+            cost = 1.5 + _card_value(s, player, c)
+            if c not in options or options[c][0] > 1:
+                options[c] = (1, A.ESCAPE0 + c, cost)
+    if pos < NUM_POIS and pos in hand:
+        cost = 1.5 + _card_value(s, player, pos)
+        for t in range(NUM_POIS):
+            if (t not in options or options[t][0] > 1) and (t in s.safe or _poi_heat(s, t) >= 2):
+                options[t] = (1, A.PORTAL0 + t, cost)
+    best_score, best_act = 0.05, None
+    for t, (d, first, cost) in options.items():
+        if t == PARK or d > budget:
+            continue
+        k = budget - d
+        gain = 0.0
+        if k >= 1 and ready and t in s.safe:
+            gain = 150.0
+        elif k >= 1:
+            gains = _battle_gains(s, odds, t, me)
+            gain = sum(x for x, _ in gains[:k])
+        score = gain - cost - 0.05 * d
+        if score > best_score:
+            best_score, best_act = score, (first if t != pos else -1)
+    if best_act is None:
+        return None
+    if best_act >= 0:
+        return best_act
+    # act here
+    for g in range(NUM_GANGS):
+        if A.RECRUIT0 + g in legal:
+            return A.RECRUIT0 + g
+    gains = _battle_gains(s, odds, pos, me)
+    if gains and A.BATTLE0 + gains[0][1] in legal:
+        return A.BATTLE0 + gains[0][1]
+    return None
+
+
+def _head_for(s: State, player: int, legal: set[int], odds: list[float]) -> int | None:
+    """Nothing worth doing within reach: take a step towards the best place further away."""
+    pos = s.pawns[player]
+    me = s.cast[player]
+    need = _need(me)
+    counts = _district_counts(s.hands[player])
+    ready = any(counts[g] >= need and not s.ended >> g & 1 for g in range(NUM_GANGS))
+    routes = _routes(s, pos)
+    best, best_v = None, -1e9
+    for t, (d, first) in routes.items():
+        if t == pos or t == PARK or first not in legal:
+            continue
+        if ready:
+            v = (50.0 if t in s.safe else 0.0) - d
+        else:
+            v = sum(x for x, _ in _battle_gains(s, odds, t, me)[:3]) / (1.0 + d)
+        if v > best_v:
+            best, best_v = first, v
+    return best
+
+
+def _recruit_trip(s: State, player: int, legal: set[int]) -> int | None:
+    """A player holding enough cards of a district heads for the nearest safe house."""
+    pos = s.pawns[player]
+    need = _need(s.cast[player])
+    counts = _district_counts(s.hands[player])
+    ready = [g for g in range(NUM_GANGS) if counts[g] >= need and not s.ended >> g & 1]
+    if not ready:
+        return None
+    routes = _routes(s, pos)
+    reach = [(d, t, first) for t, (d, first) in routes.items() if t in s.safe and t != pos]
+    best = min(reach, default=None)
+    # a card spent on an escape: only one outside the districts being collected
+    spare = [c for c in s.hands[player] if c < NUM_POIS and counts[DISTRICT[c]] < need - 1]
+    if best is not None and best[0] > 2:
+        for c in spare:
+            if c in s.safe and A.ESCAPE0 + c in legal:
+                return A.ESCAPE0 + c
+    if pos < NUM_POIS and pos not in s.safe and A.SAFE_SUPPLY in legal and (
+        s.cast[player] == CABBIE or counts[DISTRICT[pos]] < need or DISTRICT[pos] not in ready
+    ):
+        if best is None or best[0] > s.moves - 1:
+            return A.SAFE_SUPPLY
+    if best is not None and best[2] in legal:
+        return best[2]
+    return None
+
+
 def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.Random) -> int:
     legal = game.legal_actions(s, player)
     if len(legal) == 1:
@@ -188,23 +385,23 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
     for a in moves:
         if A.RECRUIT0 <= a < A.BATTLE0:
             return a
-    best, best_v = moves[0], -1e18
-    pos = s.pawns[player]
-    me = s.cast[player]
+    odds = draw_odds(s)
+    legal_set = set(moves)
+    # briefing, a safe house or a dispatch when it helps the team's cards or reach
+    base = evaluate(s, odds)
+    special, special_v = None, 2.0
     for a in moves:
-        if A.PORTAL0 <= a < A.RIDE0:
-            d = a - A.PORTAL0
-            if d not in s.safe and _poi_heat(s, d) < MAX_SPHERES:
-                continue  # a card spent to go anywhere: only to a safe house or a hot spot
-        t = game.apply(s, a, player)
-        v = evaluate(t)
-        if t.resp < 0 and t.pick_n <= 0:
-            v -= 0.8 * _threat_distance(t, t.pawns[player])
-        if a >= A.DISPATCH0 and me != GHOST:
-            v -= 0.5
-        if pos == PARK and a < A.SAFE0:
-            v += 0.1
-        v += rng.random() * 1e-3
-        if v > best_v:
-            best, best_v = a, v
-    return best
+        if A.SHARE0 <= a < A.RESPITE0 or A.SAFE0 <= a < A.RECRUIT0:
+            v = evaluate(game.apply(s, a, player), odds) - base
+            if v > special_v:
+                special, special_v = a, v
+    if special is not None:
+        return special
+    act = _recruit_trip(s, player, legal_set)
+    if act is None:
+        act = _plan_move(s, player, legal_set, odds)
+    if act is None:
+        act = _head_for(s, player, legal_set, odds)
+    if act is not None and act in legal_set:
+        return act
+    return rng.choice(moves)

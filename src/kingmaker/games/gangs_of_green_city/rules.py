@@ -669,8 +669,9 @@ class GangsOfGreenCity(Game):
         elif k == MAYOR:
             if poi in w[SAFE] and len(w[SAFE]) > 1:
                 w[SAFE] = _without(w[SAFE], poi)
-        else:  # Nell the Cabbie: road rage
-            self._place(w, poi, g, 1)
+        else:  # Nell the Cabbie: towed to the featured POI
+            pawns = w[PAWNS]
+            w[PAWNS] = pawns[:q] + (poi,) + pawns[q + 1 :]
 
     def _place(self, w: list, poi: int, g: int, k: int) -> None:
         """Adds ``k`` spheres of gang ``g`` to ``poi``; a fourth sphere starts a riot chain."""
