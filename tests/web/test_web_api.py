@@ -351,3 +351,17 @@ def test_web_serve_prints_the_address_to_open(make_server):
     for game_id in kingmaker.available_games():
         r = httpx.get(f"{server.url}/static/boards/{game_id}.js", timeout=10)
         assert r.status_code == 200 and "KM.boards" in r.text
+
+
+def test_web_search_bots_play_on_the_server(shared_server):
+    """An IS-MCTS seat (a tiny budget, to stay quick) plays a whole game against a human seat."""
+    status, g = call(shared_server, "GET", "/api/games")
+    assert "ismcts" in g["bots"] and "normal" in g["bots"]["ismcts"]
+    out = create(shared_server, game="kings-kilt", players=2, seed=3,
+                 seats=[{"kind": "human"}, {"kind": "bot", "bot": "ismcts:easy/iterations=8/seconds=0.05"}])
+    mid = out["match"]
+    players = asyncio.run(play_over_ws(shared_server, mid, {0: out["tokens"]["0"]}, seed=9, timeout=150))
+    assert players[0].payloads[-1]["status"] == "over"
+    check_payloads(shared_server.db, mid, players)
+    _, _, actions = stored(shared_server.db, mid)
+    assert any(a.player == 1 for a in actions)

@@ -154,3 +154,46 @@ def test_web_browser_each_game_page_has_its_picture_and_a_screenshot(make_server
     SHOTS.mkdir(parents=True, exist_ok=True)
     if game_id != "kings-kilt" or not (SHOTS / "kings-kilt.png").exists():
         page.screenshot(path=str(SHOTS / f"{game_id}.png"))
+
+
+def test_web_browser_invite_link_seats_a_friend_in_another_browser(make_server, browser, page):
+    """Two people in two browsers: the creator and a friend who opens the invite link."""
+    server = make_server(bot_delay=0.0)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-btn")
+    page.select_option("#game", "kings-kilt")
+    page.select_option("#players", "2")
+    page.select_option("#seats select[data-seat='1']", "human")
+    page.click("#create-btn")
+    page.wait_for_selector("#status[data-version]")
+    # The creator's page offers the invite link of seat 1 (with its token).
+    link = page.get_attribute("#seatlist button[title*='token=']", "title")
+    assert "/m/" in link and "token=" in link
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    friend = ctx.new_page()
+    try:
+        friend.goto(link)
+        friend.wait_for_selector("#status[data-version]")
+        assert "seat 1" in friend.inner_text("#where")
+        assert "token=" not in friend.url  # the token is kept in the browser, not in the address
+        rng = random.Random(1)
+        moves = {0: 0, 1: 0}
+        for _ in range(400):
+            if min(moves.values()) >= 3:
+                break
+            for seat, pg in ((0, page), (1, friend)):
+                if pg.query_selector("#status.yours"):
+                    _click_a_move(pg, rng)
+                    moves[seat] += 1
+            page.wait_for_timeout(50)
+        assert min(moves.values()) >= 3, moves
+        # Both browsers come to the same version of the match.
+        for _ in range(100):
+            if page.get_attribute("#status", "data-version") == friend.get_attribute("#status", "data-version"):
+                break
+            page.wait_for_timeout(100)
+        assert page.get_attribute("#status", "data-version") == friend.get_attribute("#status", "data-version")
+        # Each page shows only its own family cards: the picture is drawn from the seat's view.
+        assert "Your family" in page.inner_text("#board") and "Your family" in friend.inner_text("#board")
+    finally:
+        ctx.close()

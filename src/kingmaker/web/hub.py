@@ -69,9 +69,16 @@ def bot_levels() -> dict[str, list[str]]:
     """Returns the bot kinds the agents package offers, with their levels where known."""
     from ..agents import agent_kinds
 
+    levels: list[str] = []
+    try:
+        from ..agents.search import LEVELS
+
+        levels = list(LEVELS)
+    except ImportError:  # the search agents are optional
+        pass
     out: dict[str, list[str]] = {}
     for kind in agent_kinds():
-        out[kind] = ["easy", "normal", "hard"] if kind == "ismcts" else []
+        out[kind] = levels if kind in ("ismcts", "team") else []
     return out
 
 
