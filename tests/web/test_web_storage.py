@@ -137,3 +137,19 @@ def test_open_storage_reads_urls(tmp_path, pg_url):
     s.close()
     with pytest.raises(ValueError, match="unknown database URL"):
         open_storage("mysql://x@y/z")
+
+
+def test_postgres_storage_reconnects_after_losing_its_connection(pg_url):
+    import psycopg
+
+    store = open_storage(pg_url)
+    try:
+        row = _new(store)
+        pid = store._conn.info.backend_pid
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(psycopg.OperationalError):
+            store.get_match(row.id)  # the call that finds the connection gone fails ...
+        assert store.get_match(row.id).id == row.id  # ... and the next one reconnects
+    finally:
+        store.close()

@@ -136,6 +136,9 @@ class Storage:
     def _begin(self, cur: Any) -> None:
         raise NotImplementedError  # abstract
 
+    def _reconnect_if_broken(self) -> None:
+        """Opens a new connection when the old one was lost (a database server restart)."""
+
     # ---- shared --------------------------------------------------------------------
     def _sql(self, sql: str) -> str:
         return sql if self._param == "?" else sql.replace("?", self._param)
@@ -152,6 +155,7 @@ class Storage:
         def __enter__(self) -> Any:
             self.store._lock.acquire()
             try:
+                self.store._reconnect_if_broken()
                 self.cur = self.store._conn.cursor()
                 self.store._begin(self.cur)
             except BaseException:
@@ -337,11 +341,16 @@ class PostgresStorage(Storage):
         except ImportError as e:  # pragma: no cover - the [web] extra installs it
             raise RuntimeError("PostgreSQL storage needs psycopg: pip install 'kingmaker[web]'") from e
         self.url = url
+        self._psycopg = psycopg
         self._conn = psycopg.connect(url, autocommit=False)
         self._init_schema()
 
     def _begin(self, cur: Any) -> None:
         pass  # psycopg opens a transaction with the first statement
+
+    def _reconnect_if_broken(self) -> None:
+        if self._conn.closed or self._conn.broken:
+            self._conn = self._psycopg.connect(self.url, autocommit=False)
 
     def _init_schema(self) -> None:
         # Several servers (or test runs) may create the tables at once.
