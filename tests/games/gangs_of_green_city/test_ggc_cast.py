@@ -64,7 +64,8 @@ def test_green_ghost_weakness_exhausted_his_next_turn_has_three_moves() -> None:
     s = _to_gang_leader(g, s)
     s = g.play(s, "gang card Tony's Pizzeria")  # features Green Ghost
     assert s.tired == (1, 0)
-    s = g.play(s, "gang card Courthouse")
+    s = g.play(s, "gang card Sal's Barbershop")  # features him again: it does not add up
+    assert s.tired == (1, 0)
     assert s.current == 1 and s.moves == 4
     for _ in range(4):
         s = g.play(s, "travel Police Headquarters" if s.pawns[1] == P("Stadium") else "travel Stadium")
@@ -89,12 +90,15 @@ def test_professor_vance_power_ends_recruitment_with_four_cards() -> None:
 def test_professor_vance_weakness_absent_minded_discards_a_card_of_her_choice() -> None:
     g = game()
     s = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
-                 hands=[[], ["Iago", "Catacombs"]])
+                 hands=[[], ["Iago", "Catacombs", "Stadium", "Clocktower", "Courthouse"]])
     s = _to_gang_leader(g, s)
     s = g.play(s, "gang card Marconi Docks")  # features Professor Vance
     assert s.pick_player == 1 and s.pick_n == 1 and s.pick_kind == PICK_ONE and g.current_player(s) == 1
     s = g.play(s, "discard Catacombs", 1)
-    assert s.hands[1] == (C("Iago"),) and s.deal == 1
+    assert len(s.hands[1]) == 4 and C("Catacombs") not in s.hands[1] and s.deal == 1
+    # with four cards she keeps them all
+    s = g.play(s, "gang card Olive Street Market")  # features her again
+    assert s.pick_n == 0 and len(s.hands[1]) == 4
 
 
 # ---- Detective Ruiz -------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from . import actions as A
 from .data import (
     CABBIE,
+    DETECTIVE,
     DIST,
     DISTRICT,
     FUNDRAISER,
@@ -266,6 +267,29 @@ def _routes(s: State, pos: int) -> dict[int, tuple[int, int]]:
     return seen
 
 
+def _meeting_gain(s: State, player: int, t: int) -> float:
+    """Value of briefing on POI ``t`` with a teammate who stands there: a card moves to the
+    player who leads the team in its district."""
+    best = 0.0
+    hands = s.hands
+    ruiz_me = s.cast[player] == DETECTIVE
+    for q, pos in enumerate(s.pawns):
+        if q == player or pos != t:
+            continue
+        ruiz_q = s.cast[q] == DETECTIVE
+        for giver, taker, any_card in ((player, q, ruiz_me), (q, player, ruiz_q)):
+            cards = [c for c in hands[giver] if c < NUM_POIS and (c == t or any_card)]
+            for c in cards:
+                g = DISTRICT[c]
+                if s.ended >> g & 1:
+                    continue
+                have = _district_counts(hands[taker])[g]
+                give = _district_counts(hands[giver])[g]
+                if have >= give and have >= 2:
+                    best = max(best, 4.0 + 3.0 * have)
+    return best
+
+
 def _plan_move(s: State, player: int, legal: set[int], odds: list[float]) -> int | None:
     """Picks a target POI reachable this turn and returns the first move towards what it offers."""
     pos = s.pawns[player]
@@ -299,6 +323,8 @@ def _plan_move(s: State, player: int, legal: set[int], odds: list[float]) -> int
         elif k >= 1:
             gains = _battle_gains(s, odds, t, me)
             gain = sum(x for x, _ in gains[:k])
+        if k >= 1:
+            gain += _meeting_gain(s, player, t)
         score = gain - cost - 0.05 * d
         if score > best_score:
             best_score, best_act = score, (first if t != pos else -1)

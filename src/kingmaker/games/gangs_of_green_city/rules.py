@@ -125,6 +125,7 @@ from .state import (
 )
 
 _ALL_GANGS = (1 << NUM_GANGS) - 1
+ABSENT_MINDED_HAND = 5  # Professor Vance discards when a card features her and she holds this many
 _CHANCE_STAGES = frozenset((S_CAST, S_GANGS, S_HANDS, DRAW, ESC_BOTTOM, GANG))
 
 
@@ -659,9 +660,9 @@ class GangsOfGreenCity(Game):
         q = cast.index(k)
         if k == GHOST:
             tired = w[TIRED]
-            w[TIRED] = tired[:q] + (min(tired[q] + 1, MOVES - 1),) + tired[q + 1 :]
+            w[TIRED] = tired[:q] + (1,) + tired[q + 1 :]
         elif k == PROFESSOR:
-            if w[HANDS][q]:
+            if len(w[HANDS][q]) >= ABSENT_MINDED_HAND:
                 self._ask_discard(w, q, 1, PICK_ONE, -1)
         elif k == DETECTIVE:
             pawns = w[PAWNS]
