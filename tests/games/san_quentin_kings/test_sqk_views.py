@@ -153,3 +153,25 @@ def test_heuristic_bot_plays_legal_moves_against_random_bots() -> None:
         m = Match(g, [HeuristicAgent(), RandomAgent(), HeuristicAgent(), RandomAgent()], seed=seed)
         assert m.run()
         assert abs(sum(m.returns()) - 1.0) < 1e-9
+
+
+def test_heuristic_reads_only_what_its_player_may_know() -> None:
+    """The bot's choice is the same on any state consistent with its player's view."""
+    g = game(4)
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(3):
+        s = g.new_initial_state()
+        while g.current_player(s) != TERMINAL:
+            p = g.current_player(s)
+            if p == CHANCE:
+                outs = g.chance_outcomes(s)
+                s = g.apply(s, rng.choices([a for a, _ in outs], [w for _, w in outs])[0])
+                continue
+            q = p if p >= 0 else g.acting_players(s)[0]
+            a = g.heuristic_action(g.sample_hidden(s, q, random.Random(1)), q, random.Random(7))
+            b = g.heuristic_action(g.sample_hidden(s, q, random.Random(2)), q, random.Random(7))
+            assert a == b, (g.view(s, q)["phase"], A.to_str(a), A.to_str(b))
+            checked += 1
+            s = g.apply(s, a if seed else rng.choice(g.legal_actions(s, q)), q)
+    assert checked > 300

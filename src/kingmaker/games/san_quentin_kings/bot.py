@@ -73,7 +73,7 @@ def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.R
     if ph == P_FISTS:
         return _fist(s, player, legal)
     if ph == P_TURN:
-        return _turn(game, s, player, legal)
+        return _turn(game, s, player, legal, rng)
     if ph == P_DRAWN:
         f = player * PSIZE + FIGHT
         if s.pending in (GUARD, PAROLE) and sum(s.pieces[f : f + 3]):
@@ -85,7 +85,10 @@ def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.R
     if ph in (P_VIC_DRUG, P_VIC_SHANK):
         off = DR if ph == P_VIC_DRUG else SH
         base = A.VICDRUG0 if ph == P_VIC_DRUG else A.VICSHANK0
-        return max(legal, key=lambda a: (sum(s.goods[(a - base) * GSIZE + off : (a - base) * GSIZE + off + 3]), -a))
+        # The richest victim; ties by seat relative to the thief (no seat is picked on).
+        n = game.n
+        return max(legal, key=lambda a: (sum(s.goods[(a - base) * GSIZE + off : (a - base) * GSIZE + off + 3]),
+                                         -((a - base - player) % n)))
     if ph == P_STOLEN:
         f = player * PSIZE + FIGHT
         return A.PLAY_STOLEN if s.pieces[f + s.pending] else A.KEEP_STOLEN
@@ -152,7 +155,7 @@ def _fist(s: State, p: int, legal: list[int]) -> int:
     return a if a in legal else legal[-1]
 
 
-def _turn(game: SanQuentinKings, s: State, p: int, legal: list[int]) -> int:
+def _turn(game: SanQuentinKings, s: State, p: int, legal: list[int], rng: random.Random) -> int:
     committed = s.flags & F_COMMITTED
     st = strength(s, p)
     f = p * PSIZE + FIGHT
@@ -168,15 +171,11 @@ def _turn(game: SanQuentinKings, s: State, p: int, legal: list[int]) -> int:
     need = s.need if committed else ROUND_CARDS[s.rnd]
     # A bribe that wins the fight is worth its chip.
     if s.goods[p * GSIZE + CHIPS] and place > 0 and (need == 0 or not good_shanks):
-        best = None
-        for a in legal:
-            if A.TAKE0 <= a < A.FREE0 or A.FREE0 <= a < A.STEAL0 or A.KILL0 <= a < A.TOSOL0:
-                t2 = game.apply(s, a, p)
-                if _place(game, t2, p) == 0:
-                    best = a
-                    break
-        if best is not None:
-            return best
+        options = [a for a in legal if A.TAKE0 <= a < A.STEAL0 or A.KILL0 <= a < A.TOSOL0]
+        rng.shuffle(options)
+        for a in options:
+            if _place(game, game.apply(s, a, p), p) == 0:
+                return a
     if need <= 0:
         return A.END_TURN if A.END_TURN in legal else legal[0]
     if good_shanks:

@@ -305,7 +305,7 @@ class SanQuentinKings(Game):
     )
     State = State
     conformance_games = 100
-    conformance_hidden_every = 7
+    conformance_hidden_every = 13
 
     def __init__(self, players: int, **options: Any) -> None:
         super().__init__(players, **options)
@@ -1334,13 +1334,11 @@ class SanQuentinKings(Game):
         for f in _FIELDS:
             v = body[f]
             if f in _NESTED:
-                if not isinstance(v, list) or not all(
-                    isinstance(x, list) and all(type(y) is int for y in x) for x in v
-                ):
+                if not isinstance(v, list) or not all(isinstance(x, list) and _ints(x) for x in v):
                     raise InvalidStateError(f"{self.id} state field {f} must be a list of lists of ints")
                 args.append(tuple(tuple(x) for x in v))
             elif f in _FLAT:
-                if not isinstance(v, list) or not all(type(x) is int for x in v):
+                if not isinstance(v, list) or not _ints(v):
                     raise InvalidStateError(f"{self.id} state field {f} must be a list of ints")
                 args.append(tuple(v))
             else:
@@ -1405,6 +1403,10 @@ class SanQuentinKings(Game):
                 raise InvalidStateError(f"fight cards of kind {k} do not add up")
         if s.phase == P_FISTS and len(s.fists) != n:
             raise InvalidStateError("the fist step needs one entry per player")
+
+
+def _ints(v: list) -> bool:
+    return not v or set(map(type, v)) == {int}
 
 
 def fight_king(fps: list[int]) -> list[int]:

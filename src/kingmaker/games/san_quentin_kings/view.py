@@ -122,7 +122,7 @@ _LEGEND = {
 
 def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
     """Returns what ``player`` may know. Counts by gang member type, drug colour and fight
-    card kind are lists in the order of ``legend``."""
+    card kind are lists in the order of ``legend`` (tuples here; JSON makes them lists)."""
     n = game.n
     cp = game.current_player(s)
     pc, g, sup = s.pieces, s.goods, s.supply
@@ -131,10 +131,10 @@ def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
         o, k = q * PSIZE, q * GSIZE
         gang = {
             "player": q,
-            "cell": list(pc[o : o + 3]),
-            "yard": list(pc[o + YARD : o + YARD + 3]),
-            "solitary": list(pc[o + SOL : o + SOL + 3]),
-            "court": list(pc[o + COURT : o + COURT + 3]),
+            "cell": pc[o : o + 3],
+            "yard": pc[o + YARD : o + YARD + 3],
+            "solitary": pc[o + SOL : o + SOL + 3],
+            "court": pc[o + COURT : o + COURT + 3],
             "shank_cards": g[k] + g[k + 1] + g[k + 2],
             "drug_chips": g[k + DR] + g[k + DR + 1] + g[k + DR + 2],
             "commissary": g[k + COMM],
@@ -171,15 +171,15 @@ def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
         "gangs": gangs,
         "supply": {
             "shank_deck": sup[SDECK] + sup[SDECK + 1] + sup[SDECK + 2],
-            "shank_discards": list(sup[SDISC : SDISC + 3]),
+            "shank_discards": sup[SDISC : SDISC + 3],
             "drug_pile": sup[DPILE] + sup[DPILE + 1] + sup[DPILE + 2],
-            "used_drugs": list(sup[DUSED : DUSED + 3]),
+            "used_drugs": sup[DUSED : DUSED + 3],
             "commissary": sup[SCOMM],
             "bribe_chips": sup[SCHIPS],
         },
         "fight_deck": {
             "size": sum(s.fdeck),
-            "remaining": list(s.fdeck),
+            "remaining": s.fdeck,
             "discards": sum(s.fdisc),
             "guards": game.guards,
             "grave_drawn": bool(s.flags & F_GRAVE),
@@ -231,7 +231,7 @@ def _fight_view(game: SanQuentinKings, s: State, player: int | None) -> dict:
         area = {
             "player": q,
             "passed": bool(s.passed >> q & 1),
-            "pieces": list(s.pieces[o : o + 3]),
+            "pieces": s.pieces[o : o + 3],
             "cards": [CARD_NAMES[c] for c in s.cards[q]],
             "strength": strength(s, q),
         }
