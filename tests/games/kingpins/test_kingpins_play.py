@@ -21,6 +21,7 @@ from kingmaker.games.kingpins.data import (
     NUM_CARDS,
     RANK,
     VALUE,
+    card_info,
     kinds,
     remove_card,
 )
@@ -65,6 +66,9 @@ def test_views_show_own_hand_all_stacks_other_hand_sizes_and_stockpile_size():
         "code": "M7", "name": "Enforcer", "family": "Moretti", "colour": "red", "rank": 7,
         "value": 7, "ability": "Rub Out",
     }
+    # Keys a card does not have are left out: a Femme Fatale has no family, rank or ability.
+    assert card_info(k("Fb")) == {"code": "Fb", "name": "Femme Fatale", "colour": "black", "value": 5}
+    assert card_info(k("Hr"))["rank"] == 0 and card_info(k("Hr"))["ability"] == "Lie Low"
     assert v["hand_sizes"] == [2, 3, 1]
     assert [c["code"] for c in v["stacks"][0]["cards"]] == ["B8", "D7"]
     assert v["stacks"][4]["name"] == "NE" and v["stacks"][4]["kind"] == "corner"

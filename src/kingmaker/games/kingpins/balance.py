@@ -1,6 +1,8 @@
 """Balance evidence for the designed Kingpins abilities: games between equal heuristic bots.
 
     python -m kingmaker.games.kingpins.balance --games 2000 --players 2
+    python -m kingmaker.games.kingpins.balance --vs-random 1000   # the bot against random
+
 
 Prints a Markdown table: the first seat's win rate with and without abilities,
 and for each ability how often a player who used it in a round won that round,
@@ -211,12 +213,43 @@ def table(on: dict, off: dict) -> str:
     return "\n".join(lines)
 
 
+def heuristic_vs_random(games: int, players: int = 2, abilities: bool = True) -> dict:
+    """Plays ``games`` matches of one HeuristicAgent against RandomAgents through ``Match``
+    (the heuristic acts on states sampled from its view); the heuristic's seat rotates."""
+    from kingmaker.agents import HeuristicAgent, RandomAgent
+    from kingmaker.core.match import Match
+
+    game = kingmaker.make("kingpins", players=players, abilities=abilities)
+    points = 0.0
+    sole = 0
+    for seed in range(games):
+        seat = seed % players
+        agents = [RandomAgent() for _ in range(players)]
+        agents[seat] = HeuristicAgent()
+        m = Match(game, agents, seed=seed)
+        m.run()
+        r = m.returns()
+        points += r[seat]
+        sole += r[seat] == 1.0
+    return {"games": games, "players": players, "sole_wins": sole / games, "mean_return": points / games}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--players", type=int, nargs="+", default=[2])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--vs-random", type=int, default=0, metavar="GAMES",
+                        help="instead: the heuristic against random bots over GAMES matches")
     args = parser.parse_args(argv)
+    if args.vs_random:
+        for n in args.players:
+            t = time.time()
+            r = heuristic_vs_random(args.vs_random, n)
+            print(f"heuristic vs random, {n} players, {r['games']} matches (seat rotates): "
+                  f"heuristic wins {r['sole_wins']:.3f} of games, mean return {r['mean_return']:.3f} "
+                  f"({time.time() - t:.0f} s)")
+        return
     for n in args.players:
         t = time.time()
         on = play_games(n, args.games, True, args.seed)

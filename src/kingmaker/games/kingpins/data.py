@@ -170,7 +170,7 @@ def is_canonical(mask: int) -> bool:
 
 def _card_info(k: int) -> dict:
     ab = ABILITY[k]
-    return {
+    info = {
         "code": CODE[k],
         "name": NAME[k],
         "family": FAMILY[k],
@@ -179,13 +179,15 @@ def _card_info(k: int) -> dict:
         "value": VALUE[k],
         "ability": ABILITIES[ABILITY_KEYS[ab]]["name"] if ab else None,
     }
+    return {key: v for key, v in info.items() if v is not None}
 
 
 _CARD_INFO = tuple(_card_info(k) for k in range(NUM_KINDS))
 
 
 def card_info(k: int) -> dict:
-    """Returns a card as JSON data for views: code, name, family, colour, rank, value, ability."""
+    """Returns a card as JSON data for views: code, name, colour, value, and family, rank and
+    ability where the card has one (a Femme Fatale has no family and no rank)."""
     return _CARD_INFO[k].copy()
 
 

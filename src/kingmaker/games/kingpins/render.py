@@ -33,9 +33,9 @@ def _cell(stack: dict) -> str:
 
 
 def _card_long(card: dict) -> str:
-    rank = f" {card['rank']}" if card["rank"] is not None else ""
-    fam = f"{card['family']} " if card["family"] else ""
-    ab = f", {card['ability']}" if card["ability"] else ""
+    rank = f" {card['rank']}" if card.get("rank") is not None else ""
+    fam = f"{card['family']} " if card.get("family") else ""
+    ab = f", {card['ability']}" if card.get("ability") else ""
     return f"{card['code']} {fam}{card['name']} ({card['colour']}{rank}, worth {card['value']}{ab})"
 
 
