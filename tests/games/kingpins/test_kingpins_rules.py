@@ -11,7 +11,7 @@ import pytest
 from kingpins_helpers import deal, k, make, play, position
 
 from kingmaker.core.api import CHANCE, TERMINAL
-from kingmaker.core.errors import IllegalActionError, InvalidActionError
+from kingmaker.core.errors import IllegalActionError, InvalidActionError, NotYourTurnError
 from kingmaker.games.kingpins import actions as A
 from kingmaker.games.kingpins.data import FULL_DECK, from_kinds, kinds
 from kingmaker.games.kingpins.state import DEAL, DRAW, END, PLAY
@@ -415,3 +415,27 @@ def test_errors_malformed_text_and_illegal_moves_leave_the_state_unchanged():
     with pytest.raises(IllegalActionError, match="only after playing an Enforcer"):
         g.play(s, "keep")
     assert g.to_json(s) == before
+
+
+def test_errors_say_why_a_move_or_a_slip_under_is_illegal():
+    """Each illegal move type gets its own reason."""
+    g = make(2)
+    # N: B5   E: M9   W is empty.
+    s = position(g, ["Fr M6 D12", "D4"], {"N": "B5", "E": "M9"})
+    cases = {
+        "move N onto N": "onto itself",
+        "move W onto N": "W is empty",
+        "move N onto W": "W is empty",
+        "move N onto E": "bottom card of N",
+        "M6 under W with Fr": "W is empty",
+        "D12 under E with Fr": "one rank higher than the bottom card",
+        "Fr under N with Fr": "Femme Fatale plays a different card",
+        "discard M6": "only after playing an Enforcer",
+        "card M7": "dealt by chance",
+    }
+    for text, reason in cases.items():
+        with pytest.raises(IllegalActionError, match=reason):
+            g.play(s, text)
+    s2 = play(g, s, "D12 to NE", "end turn")  # a draw is due: chance acts, not a player
+    with pytest.raises(NotYourTurnError, match="waiting for a chance outcome"):
+        g.play(s2, "end turn", 0)
