@@ -235,3 +235,20 @@ def test_continue_the_fight_wins_only_when_all_four_gangs_are_defeated() -> None
     s = g.play(s, "travel Convention Center")
     s = g.play(s, "battle Tonys")
     assert g.is_terminal(s) and s.result == VICTORY and g.returns(s) == (1.0, 1.0)
+
+
+def test_escape_out_of_center_park_is_the_free_move() -> None:
+    """GGC-11: an escape that takes the pawn out of Center Park costs its card but no move."""
+    g = game()
+    s = position(g, hands=[["DeVos Financial"], []], cast=["Professor Vance", "Detective Ruiz"])
+    s = g.play(s, "escape to DeVos Financial")
+    assert s.pawns[0] == P("DeVos Financial") and s.moves == 4 and s.hands[0] == ()
+
+
+def test_respite_cards_are_never_briefed() -> None:
+    """GGC-21: only POI cards change hands, even with Detective Ruiz."""
+    g = game()
+    s = position(g, pawns=["Stadium", "Stadium"], hands=[["Quiet Night", "Iago"], []],
+                 cast=["Detective Ruiz", "Mayor Maple"])
+    acts = names(g, s)
+    assert "give Iago to p1" in acts and not any("Quiet Night to" in a for a in acts)

@@ -6,7 +6,7 @@ from ggc_helpers import C, P, count, game, position
 
 from kingmaker.core.api import CHANCE
 from kingmaker.games.gangs_of_green_city import actions as A
-from kingmaker.games.gangs_of_green_city.data import NUM_POIS, POI_NAMES, QUIET, RESPITE_NAMES
+from kingmaker.games.gangs_of_green_city.data import NUM_POIS, PARK, POI_NAMES, QUIET, RESPITE_NAMES
 from kingmaker.games.gangs_of_green_city.state import (
     DEFEAT,
     DRAW,
@@ -245,3 +245,43 @@ def test_the_gang_draw_pile_takes_its_discards_when_empty() -> None:
     s = g.play(s, "gang card Swamp Gate")
     assert len(s.gang_top) == NUM_POIS and s.gang_disc == ()
     assert len(g.chance_outcomes(s)) == NUM_POIS
+
+
+def test_setup_cards_trigger_no_weakness() -> None:
+    """Setup (GGC-18): the nine set-up gang cards add spheres only; Iago features Detective Ruiz,
+    who stays in Center Park."""
+    g = game()
+    s = g.new_initial_state()
+    s = g.play(s, "cast Detective Ruiz")
+    s = g.play(s, "cast Nell the Cabbie")
+    s = g.play(s, "gang card Iago")
+    s = g.play(s, "gang card Casino Fortuna")  # features Nell
+    assert s.pawns == (PARK, PARK) and count(s, "Iago") == 3 and count(s, "Casino Fortuna") == 3
+    assert s.war == 0
+
+
+def test_a_defeated_gangs_card_triggers_no_weakness() -> None:
+    """GGC-9: Stadium features Green Ghost; the Officials are defeated, so nothing happens."""
+    g = game()
+    s = _last_move(g, cast=["Green Ghost", "Mayor Maple"], ended=0b1000, defeated=0b1000)
+    s = g.play(s, "hero card Swamp Gate")
+    s = g.play(s, "hero card DeVos Financial")
+    s = g.play(s, "gang card Stadium")
+    assert s.tired == (0, 0)
+    s = g.play(s, "gang card Sal's Barbershop")  # a Tonys card featuring him does tire him
+    assert s.tired == (1, 0)
+
+
+def test_escalation_applies_both_featured_weaknesses_in_order() -> None:
+    """GGC-12: 'ESCALATION! #4' features Mayor Maple (Scandal), its bottom card Bellini Bakery
+    features Mayor Maple too; Nell is towed by 'ESCALATION! #5' in another game."""
+    g = game()
+    s = _last_move(g, cast=["Mayor Maple", "Nell the Cabbie"], pawns=["Iago", "Stadium"],
+                   safe=("Green City High School", "Bellini Bakery"))
+    s = g.play(s, "escalation 4")
+    s = g.play(s, "gang card Bellini Bakery")
+    assert s.safe == (P("Green City High School"),) and count(s, "Bellini Bakery") == 3
+    s2 = _last_move(g, cast=["Mayor Maple", "Nell the Cabbie"], pawns=["Iago", "Stadium"])
+    s2 = g.play(s2, "escalation 5")
+    s2 = g.play(s2, "gang card Harbor Authority")  # features Professor Vance (not in play)
+    assert s2.pawns[1] == P("Harbor Authority")

@@ -6,7 +6,11 @@ _SHORT = ("T", "L", "H", "O")  # Tonys, Louies, left Hand, Officials
 
 
 def render(view: dict) -> str:
-    """Returns the districts with their spheres, safe houses and pawns, the meters and the hands."""
+    """Returns the districts with their spheres, safe houses and pawns, the meters and the hands.
+
+    Sphere counts read T/L/H/O for The Tonys, The Louies, The Left Hand and The Officials;
+    places with no sphere, safe house or pawn are only counted.
+    """
     m = view["map"]
     names = m["names"]
     spheres = view["spheres"]
@@ -29,10 +33,14 @@ def render(view: dict) -> str:
             f"== {d['name']} ({d['gang']}, {d['colour']}): {d['on_board']} spheres on the board, "
             f"{d['supply']} in the supply, {status}"
         )
+        quiet = 0
         for i, name in enumerate(names):
             if m["district"][i] != d["id"]:
                 continue
             counts = spheres.get(name)
+            if not counts and i not in safe and i not in pawns:
+                quiet += 1
+                continue
             cubes = " ".join(f"{_SHORT[g]}{c}" for g, c in enumerate(counts) if c) if counts else ""
             tags = []
             if i in safe:
@@ -40,6 +48,8 @@ def render(view: dict) -> str:
             if i in pawns:
                 tags.append("pawns " + ",".join(f"p{q}" for q in pawns[i]))
             lines.append(f"  {name:<28}{cubes:<14}{'  '.join(tags)}")
+        if quiet:
+            lines.append(f"  ({quiet} quiet places)")
     park = m["park"]
     if park in pawns:
         lines.append(f"\n  {names[park]}: pawns " + ",".join(f"p{q}" for q in pawns[park]))

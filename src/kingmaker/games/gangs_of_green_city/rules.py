@@ -958,11 +958,12 @@ def _top_pile(piles: tuple[int, ...]) -> int:
     raise ValueError("the hero draw pile is empty")
 
 
+_ALL_POIS = frozenset(range(NUM_POIS))
+
+
 def _gang_rest(s: State) -> list[int]:
-    known = set(s.gang_disc)
-    known.update(s.gang_top)
-    known.update(s.gang_out)
-    return [c for c in range(NUM_POIS) if c not in known]
+    """The gang cards of unknown place in the draw pile (under the known top set)."""
+    return sorted(_ALL_POIS.difference(s.gang_disc, s.gang_top, s.gang_out))
 
 
 def _gang(g: int) -> str:
