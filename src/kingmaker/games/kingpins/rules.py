@@ -119,12 +119,13 @@ class Kingpins(Game):
         self.setup_cards = self.hand_deal + 4
 
     def max_game_length(self) -> int:
-        # Per round: the set-up deal (5n + 4 chance nodes). Every card leaves a hand at most
-        # once (56 plays, Rub Out choices included: at most 56 + 4), and is drawn at most
-        # once (56 draw nodes). A stack move merges two stacks, and only a play to an empty
-        # space makes a new one, so moves <= 8 + 56. Turns ending in a draw <= 56; turns
-        # with a play or move <= 56 + 64; between two such turns at most n - 1 turns pass
-        # without a play, and n in a row end the round.
+        # Per round: the set-up deal (5n + 4 chance nodes); card plays and Rub Out choices
+        # (every card leaves a hand at most once: <= 56 + 4); draws, Collect included (every
+        # card is drawn at most once: <= 56); stack moves (a move merges two stacks and only a
+        # play to an empty space makes a new one: <= 8 + 56). Every turn ends with one
+        # 'end turn': turns with a draw, a play or a move number at most 56 + 56 + 64
+        # ("active"); between two of them at most n - 1 turns are passes, and n passes in a
+        # row end the round, so passes <= n * (active + 1).
         n = self.num_players
         active = 56 + 56 + 64
         per_round = (5 * n + 4) + 60 + 56 + 64 + active + n * (active + 1)
