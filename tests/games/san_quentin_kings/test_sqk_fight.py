@@ -26,6 +26,7 @@ from kingmaker.core.errors import IllegalActionError, NotYourTurnError
 from kingmaker.games.san_quentin_kings import actions as A
 from kingmaker.games.san_quentin_kings.data import (
     COMM_B,
+    DRUG_B,
     GRAVE,
     GUARD,
     PAROLE,
@@ -564,3 +565,50 @@ def test_bribed_piece_can_be_bribed_on_by_a_third_player_and_killed() -> None:
     # Player 0 kills it in player 2's area: it leaves the game (player 0's own piece).
     s = g.play(s, "bribe kill scorpion of p0 at p2")
     assert s.bribed == () and g.view(s, 1)["gangs"][0]["removed"] == [0, 1, 0]
+
+
+def test_fight_action_example_commissary_block_a_to_f() -> None:
+    """Fight Action Example: 'A. Initiating player chooses the Commissary action block. B. ... all fight
+    rounds begin with the player to the left of the Initiator and end with the Initiator himself. C. In
+    their fists, players select gang pieces ... D. In round 1, all "fighting" players must draw 1 fight
+    card or play 1 shank card ... E. Round 2, same as in round 1. F. In round 3, all "fighting" players
+    must draw 2 fight cards or play 2 shank cards, or 1 of each.'"""
+    g = game(3)
+    s = _no_chips(g, start(g, initiator=1))
+    s = g.play(s, "choose commissary")  # A
+    for p, fist in ((2, "fist C0 S0 T3"), (0, "fist C2 S0 T0"), (1, "fist C0 S2 T1")):  # C
+        s = g.play(s, fist, player=p)
+    turns = []
+    for _ in range(3):  # rounds 1 and 2: one card each; round 3: two cards
+        for _ in range(3):
+            p = g.current_player(s)
+            turns.append((s.rnd, p))
+            for _ in range(2 if s.rnd == 3 else 1):
+                assert g.current_player(s) == p
+                s = chance(g, g.play(s, "draw"), CARD + {2: T1, 0: C1, 1: S1}[p])
+    assert turns == [(r, p) for r in (1, 2, 3) for p in (2, 0, 1)]  # B, D, E, F
+    # Player 2: 3 Tarantulas + 4 Tarantula cards = 7: first (1 fight point, 3 commissary). Players 0
+    # and 1 tie with 6 Cobra and 6 Scorpion: the Commissary block's tie-breaker (T>S>C) puts 1 second.
+    assert get_goods(s, 2, "fp") == 1 and get_goods(s, 2, "comm") == 5
+    assert get_goods(s, 1, "comm") == 4 and get_goods(s, 0, "comm") == 3
+
+
+def test_drug_block_payout_random_chips_and_used_drugs_when_the_pile_is_empty() -> None:
+    """Drug Block: '1st place receives 1 Fight Point and 3 randomly selected Drug Chips ... If there are
+    no drug chips left in the pile, players ... may select randomly from the used drugs.'"""
+    g = game(3)
+    s = start(g, initiator=1)
+    from dataclasses import replace
+
+    from kingmaker.games.san_quentin_kings.state import DPILE, DUSED
+    sup = list(s.supply)
+    sup[DUSED : DUSED + 3] = sup[DPILE : DPILE + 3]
+    sup[DPILE : DPILE + 3] = [0, 0, 0]
+    s = replace(s, supply=tuple(sup))
+    s = fight(g, s, DRUG_B, {2: [2, 0, 0]})
+    s = g.play(s, "pass")
+    assert get_goods(s, 2, "fp") == 1 and g.current_player(s) == CHANCE
+    assert [round(w, 4) for _, w in g.chance_outcomes(s)] == [round(12 / 28, 4), round(9 / 28, 4), round(7 / 28, 4)]
+    for d in (GREEN, BROWN, BROWN):
+        s = chance(g, s, A.CH_DRUG0 + d)
+    assert get_goods(s, 2, "drugs") == [1, 0, 2] and s.phase == P_BLOCK
