@@ -612,3 +612,44 @@ def test_drug_block_payout_random_chips_and_used_drugs_when_the_pile_is_empty() 
     for d in (GREEN, BROWN, BROWN):
         s = chance(g, s, A.CH_DRUG0 + d)
     assert get_goods(s, 2, "drugs") == [1, 0, 2] and s.phase == P_BLOCK
+
+
+def test_turn_shape_end_turn_and_no_card_left_sqk_8() -> None:
+    """Ruling SQK-8: once the round's cards are played a player holding a chip may still bribe or end
+    the turn; a player who must play a card but can neither draw nor play a shank ends the turn."""
+    g = game(3)
+    s = start(g, initiator=2)
+    s = fight(g, s, COMM_B, {0: [1, 0, 0], 1: [1, 0, 0]})
+    s = g.play(s, "shank cobra")
+    acts = g.legal_actions(s)
+    assert A.END_TURN in acts and A.ADD in acts and A.DRAW not in acts
+    s = g.play(s, "end turn")
+    assert g.current_player(s) == 1
+    # Every fight card lies in player 1's area: nothing to draw.
+    t = _no_chips(g, start(g, initiator=2))
+    t = goods(t, 0, shanks=[0, 0, 0], chips=1)
+    codes = tuple(k for k in range(11) for _ in range(g.deck0[k]))
+    t = fight(g, t, COMM_B, {0: [1, 0, 0], 1: [1, 0, 0]}, cards={1: codes})
+    assert sum(t.fdeck) == 0 and g.legal_actions(t)[0] == A.PASS and A.DRAW not in g.legal_actions(t)
+    t = g.play(t, "bribe extra card")  # fighting, but no card can be played
+    assert g.current_player(t) == 1 and t.rnd == 1
+
+
+def test_bus_is_full_again_at_every_action_sqk_5() -> None:
+    """Ruling SQK-5: the bus is a menu, full again at each New Arrival (two of each type) and each
+    Cafeteria (its top row, one of each type), whatever was bought before."""
+    g = game(3)
+    s = _no_chips(g, start(g, initiator=0))
+    s = g.play(s, "choose cafeteria")
+    while g.current_player(s) == CHANCE:
+        s = g.apply(s, g.chance_outcomes(s)[0][0])
+    s = g.play(s, "buy piece cobra")
+    assert g.view(s, 1)["cafeteria"]["bus_row"] == [0, 1, 1]
+    s = g.play(s, "buy nothing")
+    s = g.play(s, "buy nothing")
+    s = g.play(s, "choose new-arrival")
+    for p in (2, 0, 1):
+        s = g.play(s, "fist C1 S0 T0", player=p)
+    while s.phase == P_TURN:
+        s = g.play(s, "pass")
+    assert g.view(s, 0)["bus"]["pieces"] == [2, 2, 2]
