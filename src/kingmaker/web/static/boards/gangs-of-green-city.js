@@ -86,6 +86,12 @@
     const hd = v.hero_deck || {}, gd = v.gang_deck || {};
     svg.append(T(10, py + 50, `Hero deck ${hd.draw_pile ?? "?"} · escalations left ${hd.escalations_left ?? "?"} · gang deck ${gd.draw_pile ?? "?"}` +
       ` · safe houses in supply ${(v.safe_houses || {}).supply ?? "?"}` + (v.quiet_night ? " · quiet night" : ""), {anchor: "start", size: 12}));
+    const notes = [];
+    if (v.escalation_card) notes.push("escalation: " + (typeof v.escalation_card === "string" ? v.escalation_card : JSON.stringify(v.escalation_card)));
+    if (v.window && v.window.length) notes.push("window: " + JSON.stringify(v.window));
+    if (v.discard_pending !== null && v.discard_pending !== undefined) notes.push("discard pending: " + JSON.stringify(v.discard_pending));
+    if (v.respite_pending !== null && v.respite_pending !== undefined) notes.push("respite pending: " + JSON.stringify(v.respite_pending));
+    if (notes.length) svg.append(T(W - 10, py + 10, notes.join(" · ").slice(0, 110), {anchor: "end", size: 11, fill: "#7b3f12"}));
     districts.forEach((d, i) => svg.append(T(10 + i * 245, py + 70, `${d.gang}: ${d.on_board} on the map, ${d.supply} in supply`, {anchor: "start", size: 11, fill: gcol(d.colour)})));
     // Heroes and their hands.
     (v.players_info || []).forEach((p, i) => {

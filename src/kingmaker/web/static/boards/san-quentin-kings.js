@@ -114,6 +114,10 @@
       lines.push(["shanks " + v.yours.shank_cards.map((k, t) => `${types[t]} ${k}`).join(", ")]);
       lines.push(["drugs " + v.yours.drug_chips.map((k, t) => `${(v.legend.drug_colours || [])[t] || t} ${k}`).join(", ")]);
     }
+    if (v.pending && v.pending.length) {
+      lines.push(["Pending", true]);
+      v.pending.slice(0, 3).forEach(p => lines.push([String(p).slice(0, 52)]));
+    }
     lines.forEach(([t, bold], i) => svg.append(T(sx, fy + 10 + i * 19, t, {anchor: "start", size: bold ? 13 : 11, weight: bold ? "bold" : null})));
     if (v.cafeteria) {
       const bus = S("g", {class: "bus"});
