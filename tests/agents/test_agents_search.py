@@ -338,3 +338,22 @@ def test_every_game_ismcts_with_an_iteration_budget_is_deterministic(gid):
         b = second.act(observation(game, s, p, i))
         assert a == b
         assert first.last.visits == second.last.visits
+
+
+def test_heuristic_prior_tries_the_heuristic_move_first():
+    """With prior=heuristic a single iteration visits, and so plays, the heuristic's move."""
+    game = kingmaker.make("kings-kilt", players=2)
+    checked = 0
+    for s, p in decision_states(game, 21):
+        if len(game.legal_actions(s, p)) < 3:
+            continue
+        agent = ISMCTSAgent(SearchConfig(iterations=1, prior="heuristic"))
+        obs = observation(game, s, p, 4)
+        chosen = agent.act(obs)
+        # The heuristic reads only what p may know, so its move on the search's own
+        # first determinisation (same stream) is the move on the true state.
+        stream = random.Random(4)
+        expected = game.heuristic_action(game.sample_hidden(s, p, stream), p, stream)
+        assert chosen == expected
+        checked += 1
+    assert checked > 5

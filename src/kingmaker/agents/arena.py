@@ -120,6 +120,8 @@ def play_game(
     moves = [0] * n
     think = [0.0] * n
     longest = [0.0] * n
+    searched = [0] * n  # search iterations (agents that report them)
+    searches = [0] * n  # moves decided by a search (not forced)
     limit = game.info.max_game_length + 1
     for _ in range(limit):
         cp = match.current_player
@@ -137,6 +139,10 @@ def play_game(
         moves[p] += 1
         think[p] += dt
         longest[p] = max(longest[p], dt)
+        last = getattr(agents[p], "last", None)
+        its = getattr(last, "iterations", 0) or 0
+        searched[p] += its
+        searches[p] += its > 0
     if not match.is_over():
         raise GameError(f"{game.name} did not end within {limit} actions (seed {seed})")
     returns = list(match.returns())
@@ -148,6 +154,8 @@ def play_game(
         "moves": moves,
         "think": think,
         "longest": longest,
+        "iterations": searched,
+        "searches": searches,
         "length": len(match.log),
         "record": None,
     }
@@ -324,7 +332,8 @@ def summarize(result: ArenaResult) -> dict:
 
     Keys: game, players, options, games, seconds, cooperative, agents (per
     agent: seat-games, wins, win_rate, ci95, mean_return, fair_share, elo,
-    time_per_move, longest_move), seats (per seat and agent: games, win_rate,
+    time_per_move, longest_move, iterations_per_move: mean search iterations of the moves
+    that were searched), seats (per seat and agent: games, win_rate,
     mean_return) and, in a co-operative game, team (win_rate, ci95).
     """
     n = result.players
@@ -338,13 +347,16 @@ def summarize(result: ArenaResult) -> dict:
             team_wins += shares[0]
         for seat, spec in enumerate(g["seats"]):
             a = per.setdefault(
-                spec, {"games": 0, "wins": 0.0, "ret": 0.0, "moves": 0, "think": 0.0, "longest": 0.0}
+                spec,
+                {"games": 0, "wins": 0.0, "ret": 0.0, "moves": 0, "think": 0.0, "longest": 0.0, "its": 0, "searches": 0},
             )
             a["games"] += 1
             a["wins"] += shares[seat]
             a["ret"] += g["returns"][seat]
             a["moves"] += g["moves"][seat]
             a["think"] += g["think"][seat]
+            a["its"] += g.get("iterations", [0] * n)[seat]
+            a["searches"] += g.get("searches", [0] * n)[seat]
             a["longest"] = max(a["longest"], g["longest"][seat])
             s = seats.setdefault((seat, spec), {"games": 0, "wins": 0.0, "ret": 0.0})
             s["games"] += 1
@@ -369,6 +381,7 @@ def summarize(result: ArenaResult) -> dict:
                 "elo": elo.get(spec),
                 "time_per_move": a["think"] / a["moves"] if a["moves"] else 0.0,
                 "longest_move": a["longest"],
+                "iterations_per_move": a["its"] / a["searches"] if a["searches"] else 0.0,
             }
         )
     seat_rows = [
@@ -415,7 +428,7 @@ def format_summary(summary: dict) -> str:
             f" {t['wins']:g} of {summary['games']} games"
         )
         lines.append("")
-    header = f"{'agent':<28} {'games':>6} {'win rate':>9} {'95% CI':>15} {'mean ret':>9} {'fair':>6} {'Elo':>7} {'s/move':>7}"
+    header = f"{'agent':<28} {'games':>6} {'win rate':>9} {'95% CI':>15} {'mean ret':>9} {'fair':>6} {'Elo':>7} {'s/move':>7} {'it/move':>8}"
     lines.append(header)
     lines.append("-" * len(header))
     for a in summary["agents"]:
@@ -423,7 +436,7 @@ def format_summary(summary: dict) -> str:
         ci = f"{a['ci95'][0]:.1%}-{a['ci95'][1]:.1%}"
         lines.append(
             f"{a['agent']:<28} {a['games']:>6} {a['win_rate']:>9.1%} {ci:>15} {a['mean_return']:>9.3f}"
-            f" {a['fair_share']:>6.1%} {elo:>7} {a['time_per_move']:>7.3f}"
+            f" {a['fair_share']:>6.1%} {elo:>7} {a['time_per_move']:>7.3f} {a['iterations_per_move']:>8.0f}"
         )
     lines.append("")
     lines.append("per seat")

@@ -83,6 +83,7 @@ class SearchConfig:
     exploration: float = 0.7
     prior: str = "none"
     survival: float = 0.0
+    opponents: str = "public"
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -96,21 +97,30 @@ class SearchConfig:
                 f"rollout {self.rollout!r} is not known; use random, heuristic or mixed",
                 allowed=["random", "heuristic", "mixed"],
             )
+        if self.opponents not in ("public", "own"):
+            raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
         if self.prior not in ("none", "heuristic"):
             raise GameError(f"prior {self.prior!r} is not known; use none or heuristic")
 
 
-# Difficulty levels: a budget and a policy each. "normal" must answer within two
-# seconds per move on a small machine: its time cap is 1.5 s whatever the game.
+# Difficulty levels: a budget and a policy each. The iteration budget is what the level
+# is; the time cap only bounds the wait on a slow game or a busy machine ("normal" must
+# answer within two seconds per move). The heuristic prior (the game's heuristic move is
+# tried first at every new node) and heuristic rollouts make the search improve on the
+# heuristic bot instead of replacing it with near-random play.
 LEVELS: dict[str, SearchConfig] = {
-    "easy": SearchConfig(iterations=60, seconds=0.3, rollout="random"),
-    "normal": SearchConfig(iterations=800, seconds=1.5, rollout="random"),
-    "hard": SearchConfig(iterations=4000, seconds=6.0, rollout="mixed", prior="heuristic"),
+    "easy": SearchConfig(iterations=40, seconds=0.5, rollout="random"),
+    "normal": SearchConfig(iterations=100, seconds=1.5, rollout="heuristic", prior="heuristic"),
+    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="heuristic"),
 }
 TEAM_LEVELS: dict[str, SearchConfig] = {
-    "easy": SearchConfig(iterations=60, seconds=0.3, rollout="mixed", survival=0.2),
-    "normal": SearchConfig(iterations=400, seconds=1.5, rollout="mixed", survival=0.2),
-    "hard": SearchConfig(iterations=2000, seconds=6.0, rollout="mixed", prior="heuristic", survival=0.2),
+    "easy": SearchConfig(iterations=40, seconds=0.5, rollout="heuristic", survival=0.2),
+    "normal": SearchConfig(
+        iterations=100, seconds=1.5, rollout="heuristic", prior="heuristic", survival=0.2
+    ),
+    "hard": SearchConfig(
+        iterations=600, seconds=6.0, rollout="heuristic", prior="heuristic", survival=0.2
+    ),
 }
 
 _FIELDS = {
@@ -121,6 +131,7 @@ _FIELDS = {
     "exploration": float,
     "prior": str,
     "survival": float,
+    "opponents": str,
 }
 
 
@@ -216,6 +227,7 @@ class ISMCTSAgent:
         heuristic = game.heuristic_action
         policy = _policy(game, cfg, rng)
         use_prior = cfg.prior == "heuristic"
+        own = cfg.opponents == "own"
         # One table for every player's information sets: key -> {action: [visits, total, available]}.
         table: dict[Any, dict[int, list]] = {}
         root_key = (me, repr(obs.view))
@@ -255,12 +267,12 @@ class ISMCTSAgent:
                     if expanded:
                         a = policy(s, p)
                     else:
-                        if first:
+                        if first and p == me:
                             node = root
                             acts = [a for a in game.legal_actions(s, p) if a in legal_set] or legal
                             first = False
                         else:
-                            key = (p, repr(game.view(s, p)))
+                            key = (p, repr(game.view(s, p if p == me or own else None)))
                             node = table.get(key)
                             acts = game.legal_actions(s, p)
                             if node is None:
