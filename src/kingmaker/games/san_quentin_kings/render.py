@@ -7,6 +7,10 @@ def _ct(counts: list[int]) -> str:
     return f"C{counts[0]} S{counts[1]} T{counts[2]}"
 
 
+def _sl(counts) -> str:
+    return "/".join(str(c) for c in counts).ljust(5)
+
+
 def render(view: dict) -> str:
     """Returns the blocks, tracks, every gang's cell, yard, solitary and goods, and the fight area."""
     lg = view["legend"]
@@ -30,18 +34,23 @@ def render(view: dict) -> str:
         + (", Grave drawn" if fd["grave_drawn"] else "")
     )
     lines.append("")
-    lines.append("Gang        Cell       Yard       Solitary   Court      Resp  FP  Shank Drug Comm Chip")
+    lines.append("Pieces as Cobra/Scorpion/Tarantula. * you, I initiator.")
+    lines.append("        Cell   Yard   Solit. Court  Resp  FP Shank Drug Comm Chip")
     for gang in view["gangs"]:
         q = gang["player"]
-        tag = "*" if q == view["you"] else " "
-        ini = "I" if q == view["initiator"] else " "
+        tag = ("*" if q == view["you"] else " ") + ("I" if q == view["initiator"] else " ")
         lines.append(
-            f"{tag}{ini}player {q}  {_ct(gang['cell']):<10} {_ct(gang['yard']):<10} {_ct(gang['solitary']):<10} "
-            f"{_ct(gang['court']):<10} {gang['respect']:>4} {gang['fight_points']:>3} {gang['shank_cards']:>5} "
-            f"{gang['drug_chips']:>4} {gang['commissary']:>4} {gang['bribe_chips']:>4}"
-            + (f"  removed {_ct(gang['removed'])}" if "removed" in gang else "")
-            + (f"  owed {gang['owed']}" if "owed" in gang else "")
+            f"{tag} p{q}   {_sl(gang['cell'])}  {_sl(gang['yard'])}  {_sl(gang['solitary'])}  {_sl(gang['court'])}  "
+            f"{gang['respect']:>4} {gang['fight_points']:>3} {gang['shank_cards']:>5} {gang['drug_chips']:>4} "
+            f"{gang['commissary']:>4} {gang['bribe_chips']:>4}"
         )
+        extra = []
+        if "removed" in gang:
+            extra.append(f"removed {_sl(gang['removed'])}")
+        if "owed" in gang:
+            extra.append("owed " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in gang["owed"].items() if v))
+        if extra:
+            lines.append("        " + "; ".join(extra))
     if "yours" in view:
         y = view["yours"]
         sh = ", ".join(f"{lg['types'][t]} x{c}" for t, c in enumerate(y["shank_cards"]) if c) or "none"
@@ -94,7 +103,7 @@ def render(view: dict) -> str:
         lines.append("")
         lines.append("Final respect:")
         for q, r in enumerate(final["respect"]):
-            parts = ", ".join(f"{k} {v}" for k, v in r.items() if k != "total")
-            lines.append(f"  player {q}: {r['total']} ({parts})")
+            parts = " + ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.items() if k != "total" and v)
+            lines.append(f"  player {q}: {r['total']} = {parts or '0'}")
         lines.append("Winner(s): " + ", ".join(f"player {w}" for w in final["winners"]))
     return "\n".join(lines)

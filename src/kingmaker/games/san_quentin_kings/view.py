@@ -117,6 +117,10 @@ _LEGEND = {
     "types": list(TYPES),
     "drug_colours": list(DRUGS),
     "card_names": list(CARD_NAMES),
+    "blocks": list(BLOCK_NAMES),
+    "fight_blocks": [BLOCK_NAMES[b] for b in range(len(BLOCK_NAMES)) if IS_FIGHT[b]],
+    "tie_breakers": [">".join(TYPES[t][0] for t in TIE_BREAKER[b]) if IS_FIGHT[b] else None
+                     for b in range(len(BLOCK_NAMES))],
 }
 
 
