@@ -98,6 +98,14 @@ def test_bad_state_json_is_rejected() -> None:
         g.from_json(bad)
     with pytest.raises(InvalidStateError):
         g.from_json({"game": "kings-kilt", "state": {}})
+    bad = json.loads(json.dumps(data))
+    bad["state"]["phase"] = 13  # a new-arrival pick with nobody placed
+    with pytest.raises(InvalidStateError):
+        g.from_json(bad)
+    bad = json.loads(json.dumps(data))
+    bad["state"]["queue"] = [9999]
+    with pytest.raises(InvalidStateError):
+        g.from_json(bad)
 
 
 def test_render_shows_blocks_tracks_gangs_and_the_fight_area() -> None:

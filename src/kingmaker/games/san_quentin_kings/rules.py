@@ -1403,6 +1403,28 @@ class SanQuentinKings(Game):
                 raise InvalidStateError(f"fight cards of kind {k} do not add up")
         if s.phase == P_FISTS and len(s.fists) != n:
             raise InvalidStateError("the fist step needs one entry per player")
+        if not (-1 <= s.block <= RIOT and 0 <= s.used <= ALL_BLOCKS and 0 <= s.rnd <= 3 and 0 <= s.pos <= n
+                and 0 <= s.flags <= 7 and 0 <= s.inflight < 1 << n and 0 <= s.passed < 1 << n):
+            raise InvalidStateError("block, used, round, position, flags or fight masks out of range")
+        if any(not (f in (-2, -1) or 0 <= f < 512) for f in s.fists) or len(s.fists) not in (0, n):
+            raise InvalidStateError("fists are -2, -1 or a fist code, one per player")
+        if min(s.market) < 0 or any(not 0 <= p < n for p in s.ranking) or len(s.ranking) > len(PAYOUT):
+            raise InvalidStateError("market counts or fight placings out of range")
+        for t in s.queue:
+            kind, mode, a, b = split_task(t)
+            if not (K_INIT <= kind <= K_STEAL_DRUG and 0 <= mode <= 2 and 0 <= a < n and 0 <= b < n):
+                raise InvalidStateError(f"no chance task {t}")
+        if not s.queue and s.phase != P_END:
+            if s.phase == P_PICK and s.pos >= len(s.ranking):
+                raise InvalidStateError("a new-arrival pick needs a placed player")
+            if s.phase in _FIGHT_PHASES and s.pos >= n:
+                raise InvalidStateError("a fight turn needs a player")
+            if s.phase in _SEQ_PHASES and s.pos >= n:
+                raise InvalidStateError("a payment or block turn needs a player")
+            if s.phase in (P_DRAWN, P_STOLEN) and not 0 <= s.pending < (NUM_KINDS if s.phase == P_DRAWN else 3):
+                raise InvalidStateError("the pending card is out of range")
+            if s.phase not in (P_BLOCK, P_GYM, P_CAFE, P_GUARD, P_DRUGPAY, P_FISTS, P_PICK) and s.phase not in _FIGHT_PHASES:
+                raise InvalidStateError(f"phase {s.phase} does not wait for a decision")
 
 
 def _ints(v: list) -> bool:
