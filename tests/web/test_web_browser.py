@@ -41,8 +41,10 @@ def page(browser):
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.errors = errors
     yield pg
+    draw_errors = pg.evaluate("() => (window.KM && KM.drawErrors) || []")
     ctx.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not draw_errors, f"a board picture failed to draw its view: {draw_errors}"
 
 
 def _create_from_lobby(page, server, game_id: str, players: int, bot: str = "random") -> str:
@@ -197,3 +199,75 @@ def test_web_browser_invite_link_seats_a_friend_in_another_browser(make_server, 
         assert "Your family" in page.inner_text("#board") and "Your family" in friend.inner_text("#board")
     finally:
         ctx.close()
+
+
+def _views_of_a_game(game_id: str, seed: int, states: int = 40) -> list[dict]:
+    """Views (for each seat and a spectator) at ``states`` states spread along a seeded
+    random game, the last one included."""
+    from kingmaker.core.match import sample_chance
+
+    cls = kingmaker.game_class(game_id)
+    game = kingmaker.make(game_id, players=min(cls.max_players, max(cls.min_players, 3)))
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    path = [s]
+    while not game.is_terminal(s):
+        cp = game.current_player(s)
+        if cp == kingmaker.CHANCE:
+            s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+        else:
+            p = cp if cp >= 0 else game.acting_players(s)[0]
+            s = game.apply(s, rng.choice(game.legal_actions(s, p)), p)
+        path.append(s)
+    picked = sorted({round(i * (len(path) - 1) / (states - 1)) for i in range(states)})
+    out = []
+    for i in picked:
+        s = path[i]
+        cp = game.current_player(s)
+        acting = game.acting_players(s) if cp >= 0 or cp == kingmaker.SIMULTANEOUS else ()
+        for seat in [None, *range(game.num_players)]:
+            legal = [game.action_to_str(s, a) for a in game.legal_actions(s, seat)] if seat in acting else []
+            out.append({"view": game.view(s, seat), "legal": legal})
+    return out
+
+
+@pytest.mark.parametrize("game_id", kingmaker.available_games())
+def test_web_browser_each_picture_draws_every_view_of_a_whole_game(make_server, page, game_id):
+    """The game's picture draws every view along a random game (all seats, a spectator, the
+    end), marks its clickable elements, and maps legal moves only to keys it draws."""
+    import json
+
+    server = make_server()
+    page.goto(server.url + "/api/health")
+    page.add_script_tag(url=server.url + "/static/board.js")
+    page.add_script_tag(url=f"{server.url}/static/boards/{game_id}.js")
+    samples = _views_of_a_game(game_id, seed=2)
+    result = page.evaluate(
+        """([gid, samples]) => {
+            const board = KM.boards[gid];
+            const errors = [];
+            let drawn = 0, targeted = 0, unmatched = 0;
+            const examples = [];
+            for (const smp of samples) {
+                const keys = new Set();
+                const b = {seats: null, key(el, k) { keys.add(k); return el; }};
+                try {
+                    const svg = board.draw(smp.view, b);
+                    if (!(svg instanceof SVGElement)) errors.push("draw returned no SVG element");
+                    drawn++;
+                } catch (e) { errors.push(String(e && e.stack || e)); continue; }
+                for (const t of smp.legal) {
+                    let ks;
+                    try { ks = board.targets(t, smp.view) || []; } catch (e) { errors.push(String(e)); continue; }
+                    if (ks.length) targeted++;
+                    for (const k of ks) if (!keys.has(k)) { unmatched++; if (examples.length < 5) examples.push(t + " -> " + k); }
+                }
+            }
+            return {errors: errors.slice(0, 5), drawn, targeted, unmatched, examples};
+        }""",
+        [game_id, json.loads(json.dumps(samples))],
+    )
+    assert result["errors"] == []
+    assert result["drawn"] == len(samples)
+    assert result["targeted"] > 0, "no legal move can be chosen on the picture"
+    assert result["unmatched"] == 0, f"legal moves name picture elements that are not drawn: {result['examples']}"

@@ -342,7 +342,12 @@ function drawBoard(box, board, view, legal, onPlay, seats) {
     },
   };
   let svg;
-  try { svg = board.draw(view, b); } catch (e) { console.error(e); svg = KM.genericBoard.draw(view, b); }
+  try { svg = board.draw(view, b); } catch (e) {
+    // A picture that cannot draw this view: show the plain listing, and keep the error for tests.
+    console.error(e);
+    (KM.drawErrors = KM.drawErrors || []).push(String(e && e.stack || e));
+    svg = KM.genericBoard.draw(view, b);
+  }
   box.innerHTML = "";
   box.append(svg);
   const bar = $("#movebar");

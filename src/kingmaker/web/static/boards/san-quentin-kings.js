@@ -119,19 +119,12 @@
       v.pending.slice(0, 3).forEach(p => lines.push([String(p).slice(0, 52)]));
     }
     lines.forEach(([t, bold], i) => svg.append(T(sx, fy + 10 + i * 19, t, {anchor: "start", size: bold ? 13 : 11, weight: bold ? "bold" : null})));
-    if (v.cafeteria) {
-      const bus = S("g", {class: "bus"});
-      bus.append(S("rect", {x: sx, y: fy + 10 + lines.length * 19, width: 120, height: 28, rx: 5, fill: "#f7efdc", stroke: "#8b7355"}));
-      bus.append(T(sx + 60, fy + 24 + lines.length * 19, "buy a chip", {size: 11}));
-      b.key(bus, "buy");
-      svg.append(bus);
-    }
     const extra = S("g", {});
     const ey = fy + 300;
-    for (const [i, [key, label]] of [["pay", "pay"], ["bribe", "bribe chip"]].entries()) {
+    for (const [i, [key, label]] of [["buy", "buy a chip"], ["pay", "pay"], ["bribe", "bribe chip"]].entries()) {
       const g = S("g", {});
-      g.append(S("rect", {x: sx + i * 130, y: ey, width: 120, height: 28, rx: 5, fill: "#f7efdc", stroke: "#8b7355"}));
-      g.append(T(sx + i * 130 + 60, ey + 14, label, {size: 11}));
+      g.append(S("rect", {x: sx + i * 122, y: ey, width: 114, height: 28, rx: 5, fill: "#f7efdc", stroke: "#8b7355"}));
+      g.append(T(sx + i * 122 + 57, ey + 14, label, {size: 11}));
       b.key(g, key);
       extra.append(g);
     }
@@ -172,13 +165,15 @@
     return svg;
   }
 
-  function targets(text) {
+  function targets(text, v) {
     let m;
     if ((m = text.match(/^choose (\S+)$/))) return ["block:" + short(m[1])];
     if (/^(fist|gym) /.test(text)) return ["fist"];
     if (/^buy /.test(text)) return ["buy"];
     if (/^pay /.test(text)) return ["pay"];
-    if ((m = text.match(/^bribe .*\bp(\d+)\b/))) return ["bribe", "area:" + m[1]];
+    if ((m = text.match(/^bribe .*\bp(\d+)\b/)) && v && v.fight && (v.fight.areas || []).some(a => String(a.player) === m[1])) {
+      return ["bribe", "area:" + m[1]];
+    }
     if (/^bribe /.test(text)) return ["bribe"];
     if ((m = text.match(/^(?:shank|pick|solitary) (\w+)$/))) return ["mytype:" + m[1]];
     return [];
