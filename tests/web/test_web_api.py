@@ -365,3 +365,16 @@ def test_web_search_bots_play_on_the_server(shared_server):
     check_payloads(shared_server.db, mid, players)
     _, _, actions = stored(shared_server.db, mid)
     assert any(a.player == 1 for a in actions)
+
+
+def test_web_large_answers_are_compressed(shared_server):
+    out = create(shared_server, game="kings-kilt", players=2, you=None, seed=8,
+                 seats=[{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}])
+    for _ in range(400):
+        _, s = call(shared_server, "GET", f"/api/matches/{out['match']}")
+        if s["status"] == "over":
+            break
+        time.sleep(0.05)
+    r = httpx.get(f"{shared_server.url}/api/matches/{out['match']}/replay", headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers.get("content-encoding") == "gzip"
+    assert len(r.json()["frames"]) == s["version"] + 1

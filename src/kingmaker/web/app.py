@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -224,7 +226,8 @@ def create_app(db: str | Storage | None = None, bot_delay: float = 0.4) -> Starl
         Route("/r/{mid}", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # Replays of long games are megabytes of views; they compress about tenfold.
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=2000)])
     app.state.hub = hub
     app.state.storage = storage
     return app
