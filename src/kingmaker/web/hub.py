@@ -226,10 +226,8 @@ class Hub:
                 tok = secrets.token_urlsafe(18)
                 tokens[i] = tok
                 claimed = you == i
-                seats.append(SeatRow(i, "human", name=name if claimed or name else None,
+                seats.append(SeatRow(i, "human", name=name or (f"player {i}" if claimed else None),
                                      token_hash=hash_token(tok), claimed=claimed))
-                if claimed and not seats[-1].name:
-                    seats[-1].name = f"player {i}"
             else:
                 raise BadRequestError(f"seat {i}: kind must be 'human' or 'bot', not {kind!r}")
         if you is not None and seats[you].kind != "human":
