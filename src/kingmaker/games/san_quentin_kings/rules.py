@@ -313,6 +313,7 @@ class SanQuentinKings(Game):
         self.guards = self.option_values["guards"]
         self.deck0 = fight_deck(self.guards)
         self._order = tuple(tuple((i + k) % players for k in range(players)) for i in range(players))
+        self._view_cache: tuple | None = None  # (state, public part of its views), see view.py
 
     def max_game_length(self) -> int:
         # Set-up: 1 + n chance. Each of the 21 actions: 1 block choice; gym/cafeteria

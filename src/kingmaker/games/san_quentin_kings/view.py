@@ -126,7 +126,37 @@ _LEGEND = {
 
 def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
     """Returns what ``player`` may know. Counts by gang member type, drug colour and fight
-    card kind are lists in the order of ``legend`` (tuples here; JSON makes them lists)."""
+    card kind are lists in the order of ``legend`` (tuples here; JSON makes them lists).
+
+    The public part is computed once per state (views of one state for every seat share it)."""
+    cached = game._view_cache
+    if cached is not None and cached[0] is s:
+        out = dict(cached[1])
+    else:
+        pub = _public(game, s)
+        game._view_cache = (s, pub)
+        out = dict(pub)
+    out["you"] = player
+    if player is not None:
+        g = s.goods
+        k = player * GSIZE
+        mine: dict = {"shank_cards": list(g[k + SH : k + SH + 3]), "drug_chips": list(g[k + DR : k + DR + 3])}
+        if s.phase == P_FISTS and s.fists and s.fists[player] >= 0:
+            fist = list(A.fist_counts(s.fists[player]))
+            mine["fist"] = fist
+            fight = dict(out["fight"])
+            fists = list(fight["fists"])
+            fists[player] = {"player": player, "status": "committed", "fist": fist}
+            fight["fists"] = fists
+            out["fight"] = fight
+        if s.phase == P_STOLEN and not s.queue and game.current_player(s) == player:
+            mine["stolen_shank"] = TYPES[s.pending]
+        out["yours"] = mine
+    return out
+
+
+def _public(game: SanQuentinKings, s: State) -> dict:
+    """Returns the part of every view that all players see alike."""
     n = game.n
     cp = game.current_player(s)
     pc, g, sup = s.pieces, s.goods, s.supply
@@ -161,7 +191,7 @@ def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
     out: dict = {
         "game": game.id,
         "players": n,
-        "you": player,
+        "you": None,
         "legend": _LEGEND,
         "year": min(s.year, 3),
         "riot": s.year > 3,
@@ -192,7 +222,7 @@ def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
     if s.queue:
         out["pending"] = [_task_text(t) for t in s.queue]
     if s.block >= 0 and IS_FIGHT[s.block]:
-        out["fight"] = _fight_view(game, s, player)
+        out["fight"] = _fight_view(game, s)
     if s.block == 5:
         m = s.market
         out["cafeteria"] = {
@@ -208,14 +238,6 @@ def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
             "picking": s.ranking[s.pos],
             "picks_left": s.need,
         }
-    if player is not None:
-        k = player * GSIZE
-        mine: dict = {"shank_cards": list(g[k + SH : k + SH + 3]), "drug_chips": list(g[k + DR : k + DR + 3])}
-        if s.phase == P_FISTS and s.fists and s.fists[player] >= 0:
-            mine["fist"] = list(A.fist_counts(s.fists[player]))
-        if s.phase == P_STOLEN and not s.queue and cp == player:
-            mine["stolen_shank"] = TYPES[s.pending]
-        out["yours"] = mine
     if s.phase == P_END and not s.queue:
         out["final"] = {
             "respect": game.score_breakdown(s),
@@ -225,7 +247,7 @@ def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
     return out
 
 
-def _fight_view(game: SanQuentinKings, s: State, player: int | None) -> dict:
+def _fight_view(game: SanQuentinKings, s: State) -> dict:
     n = game.n
     areas = []
     for q in range(n):
@@ -252,10 +274,7 @@ def _fight_view(game: SanQuentinKings, s: State, player: int | None) -> dict:
                 status = "paid" if s.phase == P_DRUGPAY else "choosing"
             else:
                 status = "committed"
-            entry: dict = {"player": q, "status": status}
-            if q == player and f >= 0:
-                entry["fist"] = list(A.fist_counts(f))
-            fists.append(entry)
+            fists.append({"player": q, "status": status})
     fighting = s.phase in _FIGHT_PHASES
     return {
         "block": BLOCK_NAMES[s.block],
