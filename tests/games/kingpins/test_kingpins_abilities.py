@@ -184,3 +184,14 @@ def test_ability_texts_are_one_sentence_and_need_no_hidden_information():
     s = play(g, s, "M7 on N")
     assert g.view(s, 1)["phase"] == "rub out"  # everyone sees that a choice is pending
     assert A.KEEP in g.legal_actions(s)
+
+
+def test_ability_collect_card_is_seen_only_by_its_receiver():
+    """The card Collect makes the next player draw is secret: the log names it only to them."""
+    g = make(3)
+    s = position(g, ["M5 V9", "D4", "B3"], {"N": "V6"})
+    s = play(g, s, "M5 on N")
+    a = g.parse_action(s, "card B8")
+    assert g.observe_action(s, a, None, 1) == "you draw Brennan Fixer (black 8) (Collect)"
+    for observer in (0, 2, None):
+        assert g.observe_action(s, a, None, observer) == "player 1 draws a card (Collect)"

@@ -112,14 +112,13 @@ def observe_action(game: Kingpins, s: State, action: int, player: int | None, ob
             if s.deal >= game.hand_deal:
                 return f"{card_label(k)} is turned up on {STACK_NAMES[s.deal - game.hand_deal]}"
             who = s.deal % n
-            what = "dealt"
-        elif s.phase == DRAW:
-            who, what = s.current, "draws"
-        else:
-            who, what = (s.current + 1) % n, "collects (Bookie)"
+            if observer == who:
+                return f"you are dealt {card_label(k)}"
+            return f"player {who} is dealt a card"
+        who, why = (s.current, "") if s.phase == DRAW else ((s.current + 1) % n, " (Collect)")
         if observer == who:
-            return f"you {'are dealt' if what == 'dealt' else 'draw'} {card_label(k)}"
-        return f"player {who} {'is dealt' if what == 'dealt' else what} a card"
+            return f"you draw {card_label(k)}{why}"
+        return f"player {who} draws a card{why}"
     text = A.to_str(action, s.stacks)
     if s.phase == PLAY and action == A.END_TURN:
         if s.unseen and not s.no_draw:
