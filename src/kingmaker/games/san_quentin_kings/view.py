@@ -117,10 +117,9 @@ _LEGEND = {
     "types": list(TYPES),
     "drug_colours": list(DRUGS),
     "card_names": list(CARD_NAMES),
-    "blocks": list(BLOCK_NAMES),
-    "fight_blocks": [BLOCK_NAMES[b] for b in range(len(BLOCK_NAMES)) if IS_FIGHT[b]],
-    "tie_breakers": [">".join(TYPES[t][0] for t in TIE_BREAKER[b]) if IS_FIGHT[b] else None
-                     for b in range(len(BLOCK_NAMES))],
+    # The fight blocks (and the riot) with their tie-breakers, strongest type first.
+    "tie_breakers": {BLOCK_NAMES[b]: ">".join(TYPES[t][0] for t in TIE_BREAKER[b])
+                     for b in range(len(BLOCK_NAMES)) if IS_FIGHT[b]},
 }
 
 
