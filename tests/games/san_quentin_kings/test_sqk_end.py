@@ -58,7 +58,9 @@ def test_riot_every_piece_fights_and_the_fewest_fight_points_initiates_sqk_17() 
 
 def test_riot_single_winner_earns_two_fight_points_no_second_place() -> None:
     """Riot: 'The 1st strongest gang earns 2 fight points. No other gang receives any points. There is
-    no second place in a riot. The game play is complete.'"""
+    no second place in a riot. The game play is complete.' Riot Example: 'Players set up ALL of their
+    pieces ... After 3 rounds of fighting, or all have passed, the strongest gang earns two Fight
+    Points.'"""
     g = game(3)
     s = _before_riot(g, start(g, initiator=0))
     s = pieces(s, 0, cell=[4, 3, 3], court=[3, 4, 4])
