@@ -152,7 +152,8 @@ def test_drug_block_owed_drugs_never_arriving_count_as_green_baboon_sqk_14() -> 
 
 def test_new_arrival_picks_three_two_one_from_the_bus() -> None:
     """New Arrival Block: 1st 'may choose 3 out of the 6 in any combination'; 2nd '2 gang pieces ...
-    from the unselected'; 3rd 'the last remaining'. Pieces come from the court into the yard."""
+    from the unselected'; 3rd 'the last remaining'. Pieces come from the court into the yard. Example:
+    '2nd strongest must select 2 gang pieces out of the remaining 3 choices.'"""
     g = game(3)
     s = start(g, initiator=0)
     s = fight(g, s, NEW_B, {0: [0, 0, 1], 1: [3, 0, 0], 2: [2, 0, 0]})
@@ -164,6 +165,7 @@ def test_new_arrival_picks_three_two_one_from_the_bus() -> None:
     assert g.legal_actions(s) == [A.PICK0 + SCORPION, A.PICK0 + TARANTULA]
     s = g.play(s, "pick tarantula")
     assert g.current_player(s) == 2
+    assert g.view(s, 2)["bus"] == {"pieces": [0, 2, 1], "ranking": [1, 2, 0], "picking": 2, "picks_left": 2}
     s = g.play(s, "pick scorpion")
     s = g.play(s, "pick scorpion")
     assert g.current_player(s) == 0 and g.legal_actions(s) == [A.PICK0 + TARANTULA]
