@@ -1386,18 +1386,17 @@ class SanQuentinKings(Game):
                 if not 0 <= c < NUM_KINDS + 3:
                     raise InvalidStateError(f"no card code {c}")
                 cards[c] += 1
+        g, sup = s.goods, s.supply
         for t in range(3):
-            total = (s.supply[SDECK + t] + s.supply[SDISC + t] + s.market[M_SHANK + t] + cards[SHANK_CODE0 + t]
-                     + sum(s.goods[p * GSIZE + SH + t] for p in range(n)))
+            total = sup[SDECK + t] + sup[SDISC + t] + s.market[M_SHANK + t] + cards[SHANK_CODE0 + t] + sum(g[SH + t :: GSIZE])
             if total != SHANKS_PER_TYPE:
                 raise InvalidStateError(f"{total} shank cards of type {t}, expected {SHANKS_PER_TYPE}")
-            total = (s.supply[DPILE + t] + s.supply[DUSED + t] + s.market[M_DRUG + t]
-                     + sum(s.goods[p * GSIZE + DR + t] for p in range(n)))
+            total = sup[DPILE + t] + sup[DUSED + t] + s.market[M_DRUG + t] + sum(g[DR + t :: GSIZE])
             if total != DRUG_COUNTS[t]:
                 raise InvalidStateError(f"{total} drug chips of colour {t}, expected {DRUG_COUNTS[t]}")
-        if s.supply[SCOMM] + sum(s.goods[p * GSIZE + COMM] for p in range(n)) != COMMISSARY:
+        if sup[SCOMM] + sum(g[COMM::GSIZE]) != COMMISSARY:
             raise InvalidStateError("the commissary cubes do not add up")
-        if s.supply[SCHIPS] + sum(s.goods[p * GSIZE + CHIPS] for p in range(n)) != CHIPS_PER_PLAYER * n:
+        if sup[SCHIPS] + sum(g[CHIPS::GSIZE]) != CHIPS_PER_PLAYER * n:
             raise InvalidStateError("the bribe chips do not add up")
         for k in range(NUM_KINDS):
             if s.fdeck[k] + s.fdisc[k] + cards[k] != self.deck0[k]:
