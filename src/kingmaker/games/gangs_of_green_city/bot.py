@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from .rules import GangsOfGreenCity
 
 _DANGER = (0.0, 1.0, 2.6, 6.0)
+RISK3 = 3.0  # weight of the chance that a POI at three riots next
 
 
 def _need(cast: int) -> int:
@@ -110,7 +111,7 @@ def evaluate(s: State, odds: list[float] | None = None) -> float:
             if c:
                 w = _DANGER[c] * (0.5 if ended >> g & 1 else 1.0)
                 if g == home:
-                    w *= 1.0 + 3.0 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
+                    w *= 1.0 + RISK3 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
                 if c == MAX_SPHERES:
                     # a riot here sets off neighbours at three: chains are the real danger
                     w *= 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sph[nb * NUM_GANGS + g] == MAX_SPHERES)
@@ -169,10 +170,15 @@ def _respite_wanted(s: State, player: int, r: int) -> bool:
     """Whether the team wants respite ``r`` played now (in a window or as a discard saver)."""
     sph = s.spheres
     if r == QUIET:
-        threes = sum(1 for x in sph if x == MAX_SPHERES)
-        return s.stage == GANG_WINDOW and (threes >= 3 or s.war >= 5) and METER[s.esc] >= 3 or (
-            s.stage == GANG_WINDOW and s.war >= 6
-        )
+        if s.stage != GANG_WINDOW:
+            return False
+        # expected riots in the coming Gang Leader phase: POIs at three whose card may come up
+        odds = draw_odds(s)
+        risk = 0.0
+        for p in range(NUM_POIS):
+            if sph[p * NUM_GANGS + DISTRICT[p]] == MAX_SPHERES and not s.defeated >> DISTRICT[p] & 1:
+                risk += odds[p]
+        return risk >= 0.5 or (s.war >= 6 and risk >= 0.2)
     if r == WATCH:
         return any(x == MAX_SPHERES for x in sph)
     if r == WITNESS:
@@ -223,7 +229,7 @@ def _weight(s: State, odds: list[float], p: int, g: int, c: int) -> float:
         return 0.0
     w = _DANGER[c] * (0.5 if s.ended >> g & 1 else 1.0)
     if g == DISTRICT[p]:
-        w *= 1.0 + 3.0 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
+        w *= 1.0 + RISK3 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
     if c == MAX_SPHERES:
         sph = s.spheres
         w *= 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sph[nb * NUM_GANGS + g] == MAX_SPHERES)
