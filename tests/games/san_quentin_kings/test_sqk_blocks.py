@@ -7,10 +7,6 @@ from dataclasses import replace
 
 import pytest
 from sqk_helpers import (
-    BROWN,
-    COBRA,
-    GREEN,
-    TARANTULA,
     WHITE,
     chance,
     game,
@@ -131,10 +127,12 @@ def test_cafeteria_lays_out_goods_and_sells_one_item_each() -> None:
     g = game(3)
     s = start(g, initiator=0)
     s = g.play(s, "choose cafeteria")
-    for t in (COBRA, COBRA, TARANTULA):
-        s = chance(g, s, A.CH_SHANK0 + t)
-    for d in (GREEN, BROWN, BROWN):
-        s = chance(g, s, A.CH_DRUG0 + d)
+    # Three shank cards at once from the deck (4 Cobra, 7 Scorpion, 7 Tarantula are left in it).
+    outs = dict(g.chance_outcomes(s))
+    assert len(outs) == 10 and abs(sum(outs.values()) - 1) < 1e-12
+    assert outs[A.multi(A.CH_SHANKS0, (2, 0, 1))] == pytest.approx(6 * 7 / 816)
+    s = chance(g, s, A.multi(A.CH_SHANKS0, (2, 0, 1)))
+    s = chance(g, s, A.multi(A.CH_DRUGS0, (1, 0, 2)))
     assert s.phase == P_CAFE
     caf = g.view(s, None)["cafeteria"]
     assert caf == {"shank_cards": [2, 0, 1], "drug_chips": [1, 0, 2], "bus_row": [1, 1, 1], "respect": [2, 1, 1]}

@@ -608,9 +608,12 @@ def test_drug_block_payout_random_chips_and_used_drugs_when_the_pile_is_empty() 
     s = fight(g, s, DRUG_B, {2: [2, 0, 0]})
     s = g.play(s, "pass")
     assert get_goods(s, 2, "fp") == 1 and g.current_player(s) == CHANCE
-    assert [round(w, 4) for _, w in g.chance_outcomes(s)] == [round(12 / 28, 4), round(9 / 28, 4), round(7 / 28, 4)]
-    for d in (GREEN, BROWN, BROWN):
-        s = chance(g, s, A.CH_DRUG0 + d)
+    # The used drugs became the pile: three chips at once, e.g. 1 green and 2 brown with
+    # probability C(12,1) C(7,2) / C(28,3).
+    outs = dict(g.chance_outcomes(s))
+    assert outs[A.multi(A.CH_DRUGS0, (1, 0, 2))] == pytest.approx(12 * 21 / 3276)
+    assert sum(s.supply[DUSED : DUSED + 3]) == 0 and sum(s.supply[DPILE : DPILE + 3]) == 28
+    s = chance(g, s, A.multi(A.CH_DRUGS0, (1, 0, 2)))
     assert get_goods(s, 2, "drugs") == [1, 0, 2] and s.phase == P_BLOCK
 
 

@@ -112,8 +112,8 @@ def test_commissary_block_shortage_owed_until_cubes_return_sqk_14() -> None:
     # A cafeteria purchase returns a cube; the next clean-up hands it to player 0 (first clockwise
     # from the new initiator 0).
     s = g.apply(s, 5)  # choose cafeteria
-    for a in (A.CH_SHANK0, A.CH_SHANK0, A.CH_SHANK0, A.CH_DRUG0, A.CH_DRUG0, A.CH_DRUG0):
-        s = chance(g, s, a)
+    while g.current_player(s) == -1:  # the cafeteria's goods are laid out
+        s = g.apply(s, g.chance_outcomes(s)[0][0])
     while s.phase == 2 and g.current_player(s) >= 0:
         p = g.current_player(s)
         s = g.apply(s, A.CAFE_R1 if p == 2 and A.CAFE_R1 in g.legal_actions(s) else A.CAFE_NONE, p)
@@ -129,9 +129,9 @@ def test_shank_block_payout_draws_shank_cards_from_the_deck() -> None:
     s = fight(g, s, SHANK_B, {1: [0, 3, 0]})
     s = _score_all_passed(g, s)
     assert get_goods(s, 1, "fp") == 1
-    for t in (COBRA, SCORPION, TARANTULA):
-        s = chance(g, s, A.CH_SHANK0 + t)
+    s = chance(g, s, A.multi(A.CH_SHANKS0, (1, 1, 1)))
     assert get_goods(s, 1, "shanks") == [2, 1, 1]
+    assert s.phase == P_BLOCK
 
 
 def test_drug_block_owed_drugs_never_arriving_count_as_green_baboon_sqk_14() -> None:

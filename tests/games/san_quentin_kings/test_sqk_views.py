@@ -13,7 +13,7 @@ from kingmaker.core import Match
 from kingmaker.core.api import CHANCE, SIMULTANEOUS, TERMINAL
 from kingmaker.core.errors import IllegalActionError, InvalidActionError, InvalidStateError
 from kingmaker.games.san_quentin_kings import actions as A
-from kingmaker.games.san_quentin_kings.data import COMM_B
+from kingmaker.games.san_quentin_kings.data import COMM_B, SHANK_B
 from kingmaker.games.san_quentin_kings.render import render
 
 
@@ -69,6 +69,14 @@ def test_observe_action_hides_secret_deals() -> None:
     s = g.apply(g.new_initial_state(), A.CH_PLAYER0 + 1)
     assert g.observe_action(s, A.CH_SHANK0 + SCORPION, None, 0) == "you receive a scorpion shank card"
     assert g.observe_action(s, A.CH_SHANK0 + SCORPION, None, 1) == "player 0 receives a shank card"
+    # Several at once (a Shank block payout of 3 to player 1).
+    g2 = game(3)
+    t = fight(g2, start(g2, initiator=0), SHANK_B, {1: [1, 0, 0]})
+    t = g2.play(t, "pass")
+    a = A.multi(A.CH_SHANKS0, (2, 0, 1))
+    assert g2.observe_action(t, a, None, 1) == "you receive shank cards C2 S0 T1"
+    assert g2.observe_action(t, a, None, 0) == "player 1 receives 3 shank cards"
+    assert g2.view(t, 2)["pending"] == ["player 1 receives 3 shank card(s)"]
 
 
 def test_notation_round_trips_and_malformed_text_is_rejected() -> None:

@@ -25,7 +25,9 @@
     841..845    steal shank card: victim                     "steal shank from p2"
     846, 847    play / keep the stolen shank                 "play stolen", "keep stolen"
     848..850    new arrival pick                             "pick cobra"
-    chance:     851..855 initiator, 856..858 shank card, 859..861 drug chip, 862..872 fight card
+    chance:     851..855 initiator, 856..858 shank card, 859..861 drug chip, 862..872 fight card,
+                873..936 several shank cards 873 + c*16 + s*4 + t  "shank cards C2 S0 T1",
+                937..1000 several drug chips 937 + g*16 + w*4 + b  "drug chips G1 W0 B2"
 """
 
 from __future__ import annotations
@@ -71,7 +73,9 @@ CH_PLAYER0 = PICK0 + 3
 CH_SHANK0 = CH_PLAYER0 + MAXP
 CH_DRUG0 = CH_SHANK0 + 3
 CH_CARD0 = CH_DRUG0 + 3
-NUM_ACTIONS = CH_CARD0 + NUM_KINDS
+CH_SHANKS0 = CH_CARD0 + NUM_KINDS  # several shank cards at once: + x*16 + y*4 + z (Cobra, Scorpion, Tarantula)
+CH_DRUGS0 = CH_SHANKS0 + 64  # several drug chips at once: + green*16 + white*4 + brown
+NUM_ACTIONS = CH_DRUGS0 + 64
 BRIBE_FIRST, BRIBE_LAST = REDRAW, KILL0 + MAXP * MAXP * 3 - 1
 
 _T = tuple(t.lower() for t in TYPES)
@@ -103,6 +107,11 @@ def take(h: int, o: int, t: int) -> int:
 
 def kill(h: int, o: int, t: int) -> int:
     return KILL0 + (h * MAXP + o) * 3 + t
+
+
+def multi(base: int, counts) -> int:
+    """Returns the chance outcome of several shank cards (base CH_SHANKS0) or drug chips (CH_DRUGS0)."""
+    return base + counts[0] * 16 + counts[1] * 4 + counts[2]
 
 
 def to_str(a: int) -> str:
@@ -183,8 +192,14 @@ def to_str(a: int) -> str:
         return f"shank card {_T[a - CH_SHANK0]}"
     if a < CH_CARD0:
         return f"drug chip {_D[a - CH_DRUG0]}"
-    if a < NUM_ACTIONS:
+    if a < CH_SHANKS0:
         return f"fight card {CARD_NAMES[a - CH_CARD0].lower()}"
+    if a < CH_DRUGS0:
+        x = a - CH_SHANKS0
+        return f"shank cards C{x >> 4} S{(x >> 2) & 3} T{x & 3}"
+    if a < NUM_ACTIONS:
+        x = a - CH_DRUGS0
+        return f"drug chips G{x >> 4} W{(x >> 2) & 3} B{x & 3}"
     raise ValueError(f"no San Quentin Kings action {a}")
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from math import comb
 from typing import Any
 
 from ...core.api import CHANCE, SIMULTANEOUS, TERMINAL, Game, Option
@@ -146,10 +147,11 @@ from .state import (
 
 # Chance tasks in the queue: kind * 1000 + mode * 100 + a * 10 + b.
 K_INIT = 1  # choose the first initiator
-K_SHANK = 2  # a = player; mode 0 an owed shank, 1 stolen from the supply, 2 the same by a Steal Shank card
-K_DRUG = 3  # a = player; mode 0 an owed drug, 1 stolen from the supply
-K_CSHANK = 4  # a cafeteria shank card, face up
-K_CDRUG = 5  # a cafeteria drug chip, face up
+K_SHANK = 2  # a = player; mode 0 b owed shanks (1-3), 1 one stolen from the supply, 2 the same by a Steal Shank card
+K_DRUG = 3  # a = player; mode 0 b owed drugs (1-3), 1 one stolen from the supply
+K_CSHANK = 4  # b cafeteria shank cards, face up
+K_CDRUG = 5  # b cafeteria drug chips, face up
+BATCH = 3  # at most this many cards or chips are dealt in one chance node
 K_FIGHT = 6  # a = player drawing a fight card
 K_STEAL_SHANK = 7  # a thief, b victim; mode 1 by a Steal Shank card
 K_STEAL_DRUG = 8  # a thief, b victim
@@ -164,6 +166,40 @@ def split_task(t: int) -> tuple[int, int, int, int]:
     mode, ab = divmod(rest, 100)
     a, b = divmod(ab, 10)
     return kind, mode, a, b
+
+
+def is_batch(kind: int, mode: int) -> bool:
+    """Returns True for the tasks that deal several cards or chips at once (count in ``b``)."""
+    return kind == K_CSHANK or kind == K_CDRUG or (mode == 0 and (kind == K_SHANK or kind == K_DRUG))
+
+
+def outcome_counts(a: int) -> tuple[tuple[int, int, int], bool]:
+    """Returns the counts by type or colour dealt by chance outcome ``a``, and whether they are shanks."""
+    if a < A.CH_DRUG0:
+        t = a - A.CH_SHANK0
+        return ((1, 0, 0), (0, 1, 0), (0, 0, 1))[t], True
+    if a < A.CH_CARD0:
+        t = a - A.CH_DRUG0
+        return ((1, 0, 0), (0, 1, 0), (0, 0, 1))[t], False
+    shank = a < A.CH_DRUGS0
+    x = a - (A.CH_SHANKS0 if shank else A.CH_DRUGS0)
+    return (x >> 4, (x >> 2) & 3, x & 3), shank
+
+
+def _deal_outcomes(counts: tuple[int, ...], k: int, single: int, multi: int) -> list[tuple[int, float]]:
+    """Returns the outcomes of dealing ``k`` items from a pile holding ``counts`` by kind: one
+    outcome per kind when k = 1, else one per multiset (multivariate hypergeometric)."""
+    total = counts[0] + counts[1] + counts[2]
+    if k == 1:
+        return [(single + i, c / total) for i, c in enumerate(counts) if c]
+    out = []
+    denom = comb(total, k)
+    for x in range(min(k, counts[0]) + 1):
+        for y in range(min(k - x, counts[1]) + 1):
+            z = k - x - y
+            if z <= counts[2]:
+                out.append((multi + x * 16 + y * 4 + z, comb(counts[0], x) * comb(counts[1], y) * comb(counts[2], z) / denom))
+    return out
 
 
 _FIGHT_PHASES = frozenset((P_TURN, P_DRAWN, P_TOSOL, P_PAROLE, P_VIC_DRUG, P_VIC_SHANK, P_STOLEN))
@@ -340,7 +376,7 @@ class SanQuentinKings(Game):
             (SHANKS_PER_TYPE,) * 3 + (0, 0, 0) + DRUG_COUNTS + (0, 0, 0)
             + (COMMISSARY - START_COMMISSARY * n, CHIPS_PER_PLAYER * n - START_CHIPS * n)
         )
-        queue = (task(K_INIT),) + tuple(task(K_SHANK, 0, p) for p in range(n) for _ in range(START_SHANKS))
+        queue = (task(K_INIT),) + tuple(task(K_SHANK, 0, p, START_SHANKS) for p in range(n))
         return State(
             P_BLOCK, 1, 0, 0, -1, 0, 0, 0, 0, -1, pieces, goods, supply, self.deck0,
             (0,) * NUM_KINDS, ((),) * n, (), (), 0, 0, (0,) * 11, (), queue,
@@ -375,11 +411,13 @@ class SanQuentinKings(Game):
         kind, _mode, a, b = split_task(s.queue[0])
         if kind == K_INIT:
             return [(A.CH_PLAYER0 + p, 1.0 / self.n) for p in range(self.n)]
-        if kind == K_SHANK or kind == K_CSHANK:
-            counts, base = s.supply[SDECK : SDECK + 3], A.CH_SHANK0
-        elif kind == K_DRUG or kind == K_CDRUG:
-            counts, base = s.supply[DPILE : DPILE + 3], A.CH_DRUG0
-        elif kind == K_FIGHT:
+        if kind <= K_CDRUG:
+            if kind == K_SHANK or kind == K_CSHANK:
+                counts, single, multi = s.supply[SDECK : SDECK + 3], A.CH_SHANK0, A.CH_SHANKS0
+            else:
+                counts, single, multi = s.supply[DPILE : DPILE + 3], A.CH_DRUG0, A.CH_DRUGS0
+            return _deal_outcomes(counts, self._batch_size(s, kind, _mode, a, b), single, multi)
+        if kind == K_FIGHT:
             counts, base = s.fdeck, A.CH_CARD0
         elif kind == K_STEAL_SHANK:
             g = b * GSIZE + SH
@@ -484,6 +522,18 @@ class SanQuentinKings(Game):
             return []
         o = p * PSIZE + COURT
         return [A.PICK0 + t for t in range(3) if s.market[M_BUS + t] and s.pieces[o + t]]
+
+    def _batch_size(self, s: Any, kind: int, mode: int, a: int, b: int) -> int:
+        """Returns how many items the first task deals now: its count, at most what is owed and
+        what the deck or pile holds."""
+        if not is_batch(kind, mode):
+            return 1
+        shank = kind == K_SHANK or kind == K_CSHANK
+        o = SDECK if shank else DPILE
+        k = min(b, s.supply[o] + s.supply[o + 1] + s.supply[o + 2])
+        if kind == K_SHANK or kind == K_DRUG:
+            k = min(k, s.goods[a * GSIZE + (OWE_SH if shank else OWE_DR)])
+        return k
 
     def _can_draw(self, s: Any) -> bool:
         return sum(s.fdeck) + sum(s.fdisc) > 0
@@ -673,7 +723,7 @@ class SanQuentinKings(Game):
             m[M_BUS] = m[M_BUS + 1] = m[M_BUS + 2] = 1
             m[M_R2] = 1 if CAFE_RESPECT.count(2) else 0
             m[M_R1] = CAFE_RESPECT.count(1)
-            w.queue += [task(K_CSHANK)] * CAFE_SHANKS + [task(K_CDRUG)] * CAFE_DRUGS
+            w.queue += [task(K_CSHANK, 0, 0, CAFE_SHANKS), task(K_CDRUG, 0, 0, CAFE_DRUGS)]
         elif b == GUARD_B:
             w.phase = P_GUARD
         elif b == DRUG_B:
@@ -878,40 +928,46 @@ class SanQuentinKings(Game):
 
     # ---- chance -------------------------------------------------------------------
     def _apply_chance(self, w: _W, a: int) -> None:
-        kind, mode, p, q = split_task(w.queue.pop(0))
+        kind, mode, p, q = split_task(w.queue[0])
         g = w.goods
         if kind == K_INIT:
+            w.queue.pop(0)
             w.initiator = a - A.CH_PLAYER0
-        elif kind == K_SHANK or kind == K_CSHANK or kind == K_STEAL_SHANK:
-            t = a - A.CH_SHANK0
-            if kind == K_CSHANK:
-                w.supply[SDECK + t] -= 1
-                w.market[M_SHANK + t] += 1
-                return
-            if kind == K_SHANK:
-                w.supply[SDECK + t] -= 1
-                if mode == 0:
-                    g[p * GSIZE + OWE_SH] -= 1
+        elif kind <= K_CDRUG:
+            vec, shank = outcome_counts(a)
+            k = vec[0] + vec[1] + vec[2]
+            w.queue.pop(0)
+            deck = SDECK if shank else DPILE
+            for i in range(3):
+                w.supply[deck + i] -= vec[i]
+            if kind == K_CSHANK or kind == K_CDRUG:
+                m = M_SHANK if shank else M_DRUG
+                for i in range(3):
+                    w.market[m + i] += vec[i]
             else:
-                g[q * GSIZE + SH + t] -= 1
-            g[p * GSIZE + SH + t] += 1
-            if (kind == K_SHANK and mode == 2) or (kind == K_STEAL_SHANK and mode == 1):
+                o = p * GSIZE + (SH if shank else DR)
+                for i in range(3):
+                    g[o + i] += vec[i]
+                if mode == 0:
+                    g[p * GSIZE + (OWE_SH if shank else OWE_DR)] -= k
+                elif mode == 2:
+                    w.phase = P_STOLEN
+                    w.pending = vec.index(1)
+            if is_batch(kind, mode) and q > k:
+                # The rest of the batch waits at the head of the queue (after a reshuffle, or dropped).
+                w.queue.insert(0, task(kind, mode, p, q - k))
+        elif kind == K_STEAL_SHANK or kind == K_STEAL_DRUG:
+            w.queue.pop(0)
+            vec, shank = outcome_counts(a)
+            t = vec.index(1)
+            off = SH if shank else DR
+            g[q * GSIZE + off + t] -= 1
+            g[p * GSIZE + off + t] += 1
+            if kind == K_STEAL_SHANK and mode == 1:
                 w.phase = P_STOLEN
                 w.pending = t
-        elif kind == K_DRUG or kind == K_CDRUG or kind == K_STEAL_DRUG:
-            d = a - A.CH_DRUG0
-            if kind == K_CDRUG:
-                w.supply[DPILE + d] -= 1
-                w.market[M_DRUG + d] += 1
-                return
-            if kind == K_DRUG:
-                w.supply[DPILE + d] -= 1
-                if mode == 0:
-                    g[p * GSIZE + OWE_DR] -= 1
-            else:
-                g[q * GSIZE + DR + d] -= 1
-            g[p * GSIZE + DR + d] += 1
         else:  # K_FIGHT
+            w.queue.pop(0)
             k = a - A.CH_CARD0
             w.fdeck[k] -= 1
             self._after_draw(w, p, k)
@@ -927,7 +983,7 @@ class SanQuentinKings(Game):
             deck = SDECK if kind in (K_SHANK, K_CSHANK) else DPILE
             disc = SDISC if deck == SDECK else DUSED
             owe = OWE_SH if deck == SDECK else OWE_DR
-            if kind in (K_SHANK, K_DRUG) and mode == 0 and w.goods[p * GSIZE + owe] <= 0:
+            if (kind == K_SHANK or kind == K_DRUG) and mode == 0 and w.goods[p * GSIZE + owe] <= 0:
                 w.queue.pop(0)
                 return False
             if not (sup[deck] + sup[deck + 1] + sup[deck + 2]):
@@ -1093,10 +1149,10 @@ class SanQuentinKings(Game):
                 self._give_commissary(w, p)
             elif b == SHANK_B:
                 g[p * GSIZE + OWE_SH] += k
-                w.queue += [task(K_SHANK, 0, p)] * k
+                w.queue.append(task(K_SHANK, 0, p, k))
             else:  # DRUG_B
                 g[p * GSIZE + OWE_DR] += k
-                w.queue += [task(K_DRUG, 0, p)] * k
+                w.queue.append(task(K_DRUG, 0, p, k))
 
     def _cleanup(self, w: _W) -> None:
         """Collect and clean: pieces to the yard, cards to their discards, the Grave's reshuffle."""
@@ -1162,10 +1218,14 @@ class SanQuentinKings(Game):
             self._give_commissary(w, p)
             k = min(g[o + OWE_SH], shanks)
             shanks -= k
-            w.queue += [task(K_SHANK, 0, p)] * k
+            while k > 0:
+                w.queue.append(task(K_SHANK, 0, p, min(k, BATCH)))
+                k -= BATCH
             k = min(g[o + OWE_DR], drugs)
             drugs -= k
-            w.queue += [task(K_DRUG, 0, p)] * k
+            while k > 0:
+                w.queue.append(task(K_DRUG, 0, p, min(k, BATCH)))
+                k -= BATCH
 
     def _end_year(self, w: _W) -> None:
         n = self.n
@@ -1412,7 +1472,8 @@ class SanQuentinKings(Game):
             raise InvalidStateError("market counts or fight placings out of range")
         for t in s.queue:
             kind, mode, a, b = split_task(t)
-            if not (K_INIT <= kind <= K_STEAL_DRUG and 0 <= mode <= 2 and 0 <= a < n and 0 <= b < n):
+            if not (K_INIT <= kind <= K_STEAL_DRUG and 0 <= mode <= 2 and 0 <= a < n
+                    and (1 <= b <= BATCH if is_batch(kind, mode) else 0 <= b < n)):
                 raise InvalidStateError(f"no chance task {t}")
         if not s.queue and s.phase != P_END:
             if s.phase == P_PICK and s.pos >= len(s.ranking):

@@ -38,6 +38,7 @@ from .rules import (
     K_INIT,
     K_SHANK,
     K_STEAL_SHANK,
+    outcome_counts,
     split_task,
     strength,
 )
@@ -99,13 +100,13 @@ def _task_text(t: int) -> str:
     if kind == K_INIT:
         return "a random player receives the initiator disc"
     if kind == K_SHANK:
-        return f"player {a} {'steals' if mode else 'receives'} a shank card from the deck"
+        return f"player {a} steals a shank card from the deck" if mode else f"player {a} receives {b} shank card(s)"
     if kind == K_DRUG:
-        return f"player {a} {'steals' if mode else 'receives'} a drug chip from the pile"
+        return f"player {a} steals a drug chip from the pile" if mode else f"player {a} receives {b} drug chip(s)"
     if kind == K_CSHANK:
-        return "a shank card is laid out in the cafeteria"
+        return f"{b} shank card(s) are laid out in the cafeteria"
     if kind == K_CDRUG:
-        return "a drug chip is laid out in the cafeteria"
+        return f"{b} drug chip(s) are laid out in the cafeteria"
     if kind == K_FIGHT:
         return f"player {a} draws a fight card"
     if kind == K_STEAL_SHANK:
@@ -359,11 +360,16 @@ def observe_action(game: SanQuentinKings, s: State, action: int, player: int | N
         if kind == K_INIT:
             return f"player {action - A.CH_PLAYER0} starts with the initiator disc"
         if kind in (K_SHANK, K_DRUG):
-            thing = "shank card" if kind == K_SHANK else "drug chip"
-            verb = "steals" if mode else "receives"
+            vec, _ = outcome_counts(action)
+            k = sum(vec)
+            thing = ("shank card" if kind == K_SHANK else "drug chip") + ("s" if k > 1 else "")
+            if mode:
+                if observer == a:
+                    return f"you steal a {what.split()[-1]} {thing} from the supply"
+                return f"player {a} steals a {thing} from the supply"
             if observer == a:
-                return f"you {'steal' if mode else 'receive'} a {what.split()[-1]} {thing}"
-            return f"player {a} {verb} a {thing}"
+                return f"you receive a {what.split()[-1]} {thing}" if k == 1 else f"you receive {what}"
+            return f"player {a} receives {'a' if k == 1 else k} {thing}"
         if kind in (K_CSHANK, K_CDRUG):
             return f"cafeteria: {what} laid out"
         if kind == K_FIGHT:
