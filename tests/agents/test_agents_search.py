@@ -357,3 +357,24 @@ def test_heuristic_prior_tries_the_heuristic_move_first():
         assert chosen == expected
         checked += 1
     assert checked > 5
+
+
+def test_auto_rollout_uses_the_heuristic_unless_it_is_too_slow(monkeypatch):
+    from kingmaker.agents import search
+
+    game = kingmaker.make("kings-kilt", players=2)
+    s, p = next((s, p) for s, p in decision_states(game, 8) if len(game.legal_actions(s, p)) > 1)
+    untimed = ISMCTSAgent(SearchConfig(iterations=2, seconds=None, rollout="auto"))
+    untimed.act(observation(game, s, p, 0))
+    assert untimed.rollout == "heuristic"  # no time budget: nothing to save
+    monkeypatch.setattr(search, "AUTO_HEURISTIC_LIMIT", -1.0)  # every heuristic is "too slow"
+    slow = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="auto"))
+    slow.act(observation(game, s, p, 0))
+    assert slow.rollout == "random"
+    monkeypatch.setattr(search, "AUTO_HEURISTIC_LIMIT", 10.0)
+    fast = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="auto"))
+    fast.act(observation(game, s, p, 0))
+    assert fast.rollout == "heuristic"
+    # The probe uses its own stream: the decision equals a fixed heuristic-rollout search.
+    fixed = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="heuristic"))
+    assert fixed.act(observation(game, s, p, 0)) == fast.act(observation(game, s, p, 0))

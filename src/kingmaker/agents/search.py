@@ -58,6 +58,14 @@ __all__ = [
 ]
 
 
+ROLLOUTS = ("random", "heuristic", "mixed", "auto")
+# "auto" rolls out with the heuristic unless a heuristic decision costs more than this much
+# CPU time on average over a probe rollout (then too few rollouts would fit in a second);
+# the probe stops after this share of the time budget.
+AUTO_HEURISTIC_LIMIT = 0.0005
+AUTO_PROBE_SHARE = 1 / 30
+
+
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     """The knobs of one IS-MCTS agent.
@@ -66,8 +74,11 @@ class SearchConfig:
         iterations: stop after this many iterations (None: no iteration limit).
         seconds: stop after this much wall time (None: no time limit). At least
             one of the two must be set; with both, the first reached ends the search.
-        rollout: ``random``, ``heuristic`` or ``mixed`` (heuristic, but a random
-            move with probability ``epsilon``).
+        rollout: ``random``, ``heuristic``, ``mixed`` (heuristic, but a random
+            move with probability ``epsilon``) or ``auto``: heuristic when a
+            heuristic decision costs at most half a millisecond of CPU time on
+            average over one probe rollout (measured once per agent, at its first
+            search), random otherwise; with no time budget ``auto`` is ``heuristic``.
         epsilon: the random share of ``mixed`` rollouts.
         exploration: the UCB constant c (returns are scaled to [0, 1]).
         prior: ``heuristic`` tries the heuristic's move first at a new node;
@@ -92,10 +103,10 @@ class SearchConfig:
             raise GameError(f"iterations must be at least 1, not {self.iterations}")
         if self.seconds is not None and self.seconds <= 0:
             raise GameError(f"seconds must be positive, not {self.seconds}")
-        if self.rollout not in ("random", "heuristic", "mixed"):
+        if self.rollout not in ROLLOUTS:
             raise GameError(
-                f"rollout {self.rollout!r} is not known; use random, heuristic or mixed",
-                allowed=["random", "heuristic", "mixed"],
+                f"rollout {self.rollout!r} is not known; use {', '.join(ROLLOUTS)}",
+                allowed=list(ROLLOUTS),
             )
         if self.opponents not in ("public", "own"):
             raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
@@ -110,8 +121,8 @@ class SearchConfig:
 # heuristic bot instead of replacing it with near-random play.
 LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="random"),
-    "normal": SearchConfig(iterations=100, seconds=1.5, rollout="heuristic", prior="heuristic"),
-    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="heuristic"),
+    "normal": SearchConfig(iterations=100, seconds=1.5, rollout="auto", prior="heuristic"),
+    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="auto", prior="heuristic"),
 }
 TEAM_LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="heuristic", survival=0.2),
@@ -197,6 +208,7 @@ class ISMCTSAgent:
         self.config = config or LEVELS["normal"]
         self.name = name
         self.last = SearchStats()
+        self.rollout: str | None = None  # what "auto" chose, once known
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
@@ -208,6 +220,40 @@ class ISMCTSAgent:
             self.last = SearchStats(iterations=0, seconds=0.0, visits={legal[0]: 0})
             return legal[0]
         return self.search(obs)
+
+    def _rollout_mode(self, obs: Observation) -> str:
+        """Returns the rollout policy; ``auto`` times the heuristic once (CPU time)."""
+        mode = self.config.rollout
+        if mode != "auto":
+            return mode
+        if self.rollout is None:
+            if self.config.seconds is None:
+                self.rollout = "heuristic"
+            else:
+                # Time one heuristic rollout (CPU time, so a busy machine does not change
+                # the choice), with a private stream so that the search's own stream is
+                # untouched; stop early once it is too slow.
+                limit = self.config.seconds * AUTO_PROBE_SHARE
+                probe = random.Random(0)
+                game = obs.game
+                s = obs.sample(probe)
+                start = time.process_time()
+                decisions = 0
+                for _ in range(game.info.max_game_length + 1):
+                    cp = game.current_player(s)
+                    if cp == TERMINAL:
+                        break
+                    if cp == CHANCE:
+                        s = game.apply(s, sample_chance(game.chance_outcomes(s), probe))
+                        continue
+                    p = cp if cp >= 0 else game.acting_players(s)[0]
+                    s = game.apply(s, game.heuristic_action(s, p, probe), p)
+                    decisions += 1
+                    if time.process_time() - start > limit:
+                        break
+                cost = (time.process_time() - start) / max(decisions, 1)
+                self.rollout = "heuristic" if cost <= AUTO_HEURISTIC_LIMIT else "random"
+        return self.rollout
 
     # ---- search ----------------------------------------------------------------
     def search(self, obs: Observation) -> int:
@@ -225,7 +271,7 @@ class ISMCTSAgent:
         max_len = max(1, game.info.max_game_length)
         c = cfg.exploration
         heuristic = game.heuristic_action
-        policy = _policy(game, cfg, rng)
+        policy = _policy(game, self._rollout_mode(obs), cfg.epsilon, rng)
         use_prior = cfg.prior == "heuristic"
         own = cfg.opponents == "own"
         # One table for every player's information sets: key -> {action: [visits, total, available]}.
@@ -301,14 +347,20 @@ class ISMCTSAgent:
                 edge[0] += 1
                 edge[1] += r[p]
         elapsed = time.perf_counter() - start
+        root.pop(PRIOR_KEY, None)
         visits = {a: root[a][0] for a in legal if a in root}
         values = {a: (root[a][1] / root[a][0]) if root[a][0] else 0.0 for a in legal if a in root}
         self.last = SearchStats(iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values)
         return max(legal, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
 
 
+PRIOR_KEY = -1  # where a node keeps its heuristic move (actions are never negative)
+PRIOR_WEIGHT = 0.75  # the prior's share on the heuristic move; the rest is spread evenly
+PUCT = 1.5  # the exploration constant of the prior-guided rule
+
+
 def _select(
-    node: dict[int, list],
+    node: dict[int, Any],
     acts: list[int],
     c: float,
     rng: random.Random,
@@ -316,7 +368,17 @@ def _select(
     p: int,
     heuristic: Callable[[Any, int, random.Random], int] | None,
 ) -> int:
-    """Returns the action chosen at an information-set node (ISUCT), counting availability."""
+    """Returns the action chosen at an information-set node.
+
+    Without a prior: ISUCT (every untried action first, then UCB1 where the
+    exploration term counts how often each action was available). With the
+    heuristic prior: PUCT, where the heuristic's move holds most of the prior,
+    so that a small budget mostly deepens the heuristic's line and other moves
+    are tried when their prior share or a poor heuristic value calls for it;
+    untried moves count at the node's mean value.
+    """
+    if heuristic is not None:
+        return _select_prior(node, acts, rng, s, p, heuristic)
     untried = []
     for a in acts:
         edge = node.get(a)
@@ -326,10 +388,6 @@ def _select(
         if edge[0] == 0:
             untried.append(a)
     if untried:
-        if heuristic is not None and len(untried) > 1:
-            h = heuristic(s, p, rng)
-            if h in untried:
-                return h
         return untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
     best = acts[0]
     best_v = -1.0
@@ -341,10 +399,47 @@ def _select(
     return best
 
 
-def _policy(game: Game, cfg: SearchConfig, rng: random.Random) -> Callable[[Any, int], int]:
+def _select_prior(
+    node: dict[int, Any],
+    acts: list[int],
+    rng: random.Random,
+    s: Any,
+    p: int,
+    heuristic: Callable[[Any, int, random.Random], int],
+) -> int:
+    h = node.get(PRIOR_KEY)
+    if h is None:
+        h = node[PRIOR_KEY] = heuristic(s, p, rng)
+    k = len(acts)
+    if h not in acts:
+        h = -2
+    rest = (1.0 - PRIOR_WEIGHT) / k if h >= 0 else 1.0 / k
+    total_n = 0
+    total_w = 0.0
+    for a in acts:
+        edge = node.get(a)
+        if edge is None:
+            edge = node[a] = [0, 0.0, 0]
+        edge[2] += 1
+        total_n += edge[0]
+        total_w += edge[1]
+    fpu = total_w / total_n if total_n else 0.5
+    root_n = math.sqrt(total_n + 1)
+    best = acts[0]
+    best_v = -1e9
+    for a in acts:
+        n, w, _ = node[a]
+        prior = rest + PRIOR_WEIGHT if a == h else rest
+        v = (w / n if n else fpu) + PUCT * prior * root_n / (1 + n)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def _policy(game: Game, mode: str, epsilon: float, rng: random.Random) -> Callable[[Any, int], int]:
     """Returns the rollout policy ``(state, player) -> action``."""
     legal_actions = game.legal_actions
-    if cfg.rollout == "random":
+    if mode == "random":
 
         def random_policy(s: Any, p: int) -> int:
             acts = legal_actions(s, p)
@@ -352,7 +447,7 @@ def _policy(game: Game, cfg: SearchConfig, rng: random.Random) -> Callable[[Any,
 
         return random_policy
     heuristic = game.heuristic_action
-    eps = cfg.epsilon if cfg.rollout == "mixed" else 0.0
+    eps = epsilon if mode == "mixed" else 0.0
 
     def heuristic_policy(s: Any, p: int) -> int:
         if eps and rng.random() < eps:
