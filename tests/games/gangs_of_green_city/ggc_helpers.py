@@ -15,7 +15,7 @@ from kingmaker.games.gangs_of_green_city.data import (
     POI_BY_NAME,
     SPHERES_PER_GANG,
 )
-from kingmaker.games.gangs_of_green_city.state import MOVES, PICK_LIMIT, State
+from kingmaker.games.gangs_of_green_city.state import MOVES, PICK_LIMIT, State, pack, sphere_count
 
 
 def P(name: str) -> int:
@@ -87,7 +87,7 @@ def position(
     esc_left = tuple(range(e - sum(pile_esc), e))
     esc_disc = tuple(NUM_HERO + k for k in range(e - sum(pile_esc)))
     s = State(
-        stage, deal, cast_ids, pawn_ids, hand_ids, tuple(sph), supply,
+        stage, deal, cast_ids, pawn_ids, hand_ids, pack(sph), supply,
         tuple(sorted(P(x) for x in safe)), ended, defeated, esc, war, pool, tuple(piles),
         tuple(pile_esc), esc_left, tuple(sorted(disc + esc_disc)),
         tuple(sorted(P(x) for x in gang_disc)), tuple(sorted(P(x) for x in gang_top)), (),
@@ -101,7 +101,7 @@ def count(s: State, poi: str, gang: str | None = None) -> int:
     """Returns the spheres of ``gang`` (default: the POI's own district) on ``poi``."""
     i = P(poi)
     k = DISTRICT[i] if gang is None else G(gang)
-    return s.spheres[i * NUM_GANGS + k]
+    return sphere_count(s.spheres, i, k)
 
 
 def names(g, s) -> list[str]:

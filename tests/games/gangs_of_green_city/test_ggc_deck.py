@@ -17,7 +17,7 @@ from kingmaker.games.gangs_of_green_city.data import (
     SETUP_SPHERES,
     START_SAFE_HOUSE,
 )
-from kingmaker.games.gangs_of_green_city.state import DRAW, ESC_BOTTOM, MOVES
+from kingmaker.games.gangs_of_green_city.state import DRAW, ESC_BOTTOM, MOVES, unpack_spheres
 
 
 def _sample(outcomes, rng):
@@ -59,8 +59,9 @@ def test_setup_seeds_nine_gang_cards_with_3_3_3_2_2_2_1_1_1_spheres() -> None:
     Green City High School; every pawn at Center Park."""
     g = game(4)
     s = _set_up(g, seed=7)
-    assert sorted(x for x in s.spheres if x) == sorted(SETUP_SPHERES)
-    assert sum(s.spheres) == 18 and sum(s.supply) == 96 - 18
+    flat = unpack_spheres(s.spheres)
+    assert sorted(x for x in flat if x) == sorted(SETUP_SPHERES)
+    assert sum(flat) == 18 and sum(s.supply) == 96 - 18
     assert len(s.gang_disc) == 9 and s.gang_top == ()
     assert s.safe == (START_SAFE_HOUSE,) and s.pawns == (PARK,) * 4
     assert sorted(s.cast) == sorted(set(s.cast)) and all(0 <= k < 5 for k in s.cast)

@@ -130,80 +130,141 @@ def _player(text: str) -> int | None:
     return None
 
 
+def _poi_action(base: int):
+    def make(rest: str) -> int | None:
+        p = _poi(rest)
+        return None if p is None else base + p
+
+    return make
+
+
+def _gang_action(base: int):
+    def make(rest: str) -> int | None:
+        g = GANG_BY_WORD.get(rest)
+        return None if g is None else base + g
+
+    return make
+
+
+def _travel(rest: str) -> int | None:
+    return _poi_action(TRAVEL0)(rest[3:] if rest.startswith("to ") else rest)
+
+
+def _escape(rest: str) -> int | None:
+    if rest.startswith("from here to "):
+        return _poi_action(PORTAL0)(rest[13:])
+    if rest.startswith("to "):
+        return _poi_action(ESCAPE0)(rest[3:])
+    return None
+
+
+def _ride(rest: str) -> int | None:
+    return _poi_action(RIDE0)(rest[3:]) if rest.startswith("to ") else None
+
+
+def _safe(rest: str) -> int | None:
+    if rest == "house":
+        return SAFE_SUPPLY
+    if rest.startswith("house from "):
+        return _poi_action(SAFE0)(rest[11:])
+    return None
+
+
+def _end(rest: str) -> int | None:
+    return _gang_action(RECRUIT0)(rest[12:]) if rest.startswith("recruitment ") else None
+
+
+def _share(sep: str):
+    def make(rest: str) -> int | None:
+        if sep not in rest:
+            return None
+        card, _, who = rest.rpartition(sep)
+        p, q = _poi(card), _player(who)
+        return None if p is None or q is None else SHARE0 + q * NUM_POIS + p
+
+    return make
+
+
+def _dispatch(rest: str) -> int | None:
+    who, _, where = rest.partition(" to ")
+    p, q = _poi(where), _player(who)
+    return None if p is None or q is None else DISPATCH0 + q * NUM_POIS + p
+
+
+def _play(rest: str) -> int | None:
+    k = _RESPITE_BY_NAME.get(rest)
+    return None if k is None else RESPITE0 + k
+
+
+def _discard(rest: str) -> int | None:
+    c = CARD_BY_NAME.get(rest)
+    return None if c is None else DISCARD0 + c
+
+
+def _pawn(rest: str) -> int | None:
+    q = _player(rest)
+    return None if q is None else PAWN0 + q
+
+
+def _watch(rest: str) -> int | None:
+    gang, _, where = rest.partition(" at ")
+    g, p = GANG_BY_WORD.get(gang), _poi(where)
+    return None if g is None or p is None else WATCH0 + p * 4 + g
+
+
+def _cast(rest: str) -> int | None:
+    k = CAST_BY_NAME.get(rest)
+    return None if k is None else CAST0 + k
+
+
+def _gang_card(rest: str) -> int | None:
+    return _poi_action(GDRAW0)(rest[5:]) if rest.startswith("card ") else None
+
+
+def _hero_card(rest: str) -> int | None:
+    if not rest.startswith("card "):
+        return None
+    c = CARD_BY_NAME.get(rest[5:])
+    return None if c is None else HDRAW0 + c
+
+
+def _escalation(rest: str) -> int | None:
+    if rest.isdigit() and 1 <= int(rest) <= MAX_ESCALATIONS:
+        return HDRAW0 + ESC_CARD0 + int(rest) - 1
+    return None
+
+
+_VERBS = {
+    "travel": _travel,
+    "escape": _escape,
+    "ride": _ride,
+    "safe": _safe,
+    "end": _end,
+    "battle": _gang_action(BATTLE0),
+    "give": _share(" to "),
+    "take": _share(" from "),
+    "dispatch": _dispatch,
+    "play": _play,
+    "discard": _discard,
+    "pawn": _pawn,
+    "to": _poi_action(DEST0),
+    "protect": _poi_action(GCARD0),
+    "watch": _watch,
+    "cast": _cast,
+    "gang": _gang_card,
+    "hero": _hero_card,
+    "escalation": _escalation,
+}
+
+
 def parse(text: str) -> int | None:
     """Returns the action named by ``text`` (legal or not), or None if it is not notation."""
     t = " ".join(text.strip().lower().split())
-    if not t:
-        return None
-
-    def after(prefix: str) -> str | None:
-        return t[len(prefix):] if t.startswith(prefix) else None
-
-    if (r := after("travel to ")) is not None or (r := after("travel ")) is not None:
-        p = _poi(r)
-        return None if p is None else TRAVEL0 + p
-    if (r := after("escape from here to ")) is not None:
-        p = _poi(r)
-        return None if p is None else PORTAL0 + p
-    if (r := after("escape to ")) is not None:
-        p = _poi(r)
-        return None if p is None else ESCAPE0 + p
-    if (r := after("ride to ")) is not None:
-        p = _poi(r)
-        return None if p is None else RIDE0 + p
-    if t == "safe house":
-        return SAFE_SUPPLY
-    if (r := after("safe house from ")) is not None:
-        p = _poi(r)
-        return None if p is None else SAFE0 + p
-    if (r := after("end recruitment ")) is not None:
-        g = GANG_BY_WORD.get(r)
-        return None if g is None else RECRUIT0 + g
-    if (r := after("battle ")) is not None:
-        g = GANG_BY_WORD.get(r)
-        return None if g is None else BATTLE0 + g
-    for verb, sep in (("give ", " to "), ("take ", " from ")):
-        if (r := after(verb)) is not None and sep in r:
-            card, _, who = r.rpartition(sep)
-            p, q = _poi(card), _player(who)
-            return None if p is None or q is None else SHARE0 + q * NUM_POIS + p
-    if (r := after("dispatch ")) is not None and " to " in r:
-        who, _, where = r.partition(" to ")
-        p, q = _poi(where), _player(who)
-        return None if p is None or q is None else DISPATCH0 + q * NUM_POIS + p
-    if (r := after("play ")) is not None:
-        k = _RESPITE_BY_NAME.get(r)
-        return None if k is None else RESPITE0 + k
     if t == "pass":
         return PASS
-    if (r := after("discard ")) is not None:
-        c = CARD_BY_NAME.get(r)
-        return None if c is None else DISCARD0 + c
-    if (r := after("pawn ")) is not None:
-        q = _player(r)
-        return None if q is None else PAWN0 + q
-    if (r := after("to ")) is not None:
-        p = _poi(r)
-        return None if p is None else DEST0 + p
-    if (r := after("protect ")) is not None:
-        p = _poi(r)
-        return None if p is None else GCARD0 + p
-    if (r := after("watch ")) is not None and " at " in r:
-        gang, _, where = r.partition(" at ")
-        g, p = GANG_BY_WORD.get(gang), _poi(where)
-        return None if g is None or p is None else WATCH0 + p * 4 + g
-    if (r := after("cast ")) is not None:
-        k = CAST_BY_NAME.get(r)
-        return None if k is None else CAST0 + k
-    if (r := after("gang card ")) is not None:
-        p = _poi(r)
-        return None if p is None else GDRAW0 + p
-    if (r := after("hero card ")) is not None:
-        c = CARD_BY_NAME.get(r)
-        return None if c is None else HDRAW0 + c
-    if (r := after("escalation ")) is not None and r.isdigit() and 1 <= int(r) <= MAX_ESCALATIONS:
-        return HDRAW0 + ESC_CARD0 + int(r) - 1
-    return None
+    verb, _, rest = t.partition(" ")
+    make = _VERBS.get(verb)
+    return make(rest) if make is not None and rest else None
 
 
 assert len(ALL_NAMES) == NUM_POIS + 1

@@ -35,12 +35,21 @@ from .data import (
     WATCH,
     WITNESS,
 )
-from .state import ESC_WINDOW, GANG_WINDOW, MOVES, PICK_RECRUIT, State
+from .state import ESC_WINDOW, GANG_WINDOW, MOVES, PICK_RECRUIT, State, unpack_spheres
 
 if TYPE_CHECKING:
     from .rules import GangsOfGreenCity
 
 _DANGER = (0.0, 1.0, 2.6, 6.0)
+_last: list = [None, None]
+
+
+def _flat(s: State) -> list[int]:
+    """Returns the sphere counts flat, ``[poi * 4 + gang]`` (the last one is cached)."""
+    if _last[0] is not s.spheres:
+        _last[0] = s.spheres
+        _last[1] = unpack_spheres(s.spheres)
+    return _last[1]
 RISK3 = 3.0  # weight of the chance that a POI at three riots next
 
 
@@ -101,7 +110,7 @@ def evaluate(s: State, odds: list[float] | None = None) -> float:
         odds = draw_odds(s)
     ended = s.ended
     v = 120.0 * bin(ended).count("1") + 20.0 * bin(s.defeated).count("1") - 8.0 * s.war
-    sph = s.spheres
+    sph = _flat(s)
     danger = 0.0
     for p in range(NUM_POIS):
         i = p * NUM_GANGS
@@ -138,7 +147,7 @@ def _threat_distance(s: State, pos: int) -> float:
     """Distance from ``pos`` to the nearest POI holding 2 or 3 spheres of a gang."""
     if pos == PARK:
         return 2.0
-    sph = s.spheres
+    sph = _flat(s)
     row = DIST[pos]
     best = 9.0
     for p in range(NUM_POIS):
@@ -168,7 +177,7 @@ def _card_value(s: State, player: int, c: int) -> float:
 
 def _respite_wanted(s: State, player: int, r: int) -> bool:
     """Whether the team wants respite ``r`` played now (in a window or as a discard saver)."""
-    sph = s.spheres
+    sph = _flat(s)
     if r == QUIET:
         if s.stage != GANG_WINDOW:
             return False
@@ -215,12 +224,12 @@ def _target(s: State, legal: list[int]) -> int:
         return max(legal, key=lambda a: (min(DIST[a - A.DEST0][x] for x in s.safe), -a))
     if r == WITNESS:
         return max(legal, key=lambda a: (_poi_heat(s, a - A.GCARD0), -a))
-    return max(legal, key=lambda a: (s.spheres[a - A.WATCH0], -a))
+    return max(legal, key=lambda a: (_flat(s)[a - A.WATCH0], -a))
 
 
 def _poi_heat(s: State, p: int) -> int:
     b = p * NUM_GANGS
-    return max(s.spheres[b : b + NUM_GANGS])
+    return max(_flat(s)[b : b + NUM_GANGS])
 
 
 def _weight(s: State, odds: list[float], p: int, g: int, c: int) -> float:
@@ -231,7 +240,7 @@ def _weight(s: State, odds: list[float], p: int, g: int, c: int) -> float:
     if g == DISTRICT[p]:
         w *= 1.0 + RISK3 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
     if c == MAX_SPHERES:
-        sph = s.spheres
+        sph = _flat(s)
         w *= 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sph[nb * NUM_GANGS + g] == MAX_SPHERES)
     return w
 
@@ -241,7 +250,7 @@ def _battle_gains(s: State, odds: list[float], p: int, me: int) -> list[tuple[fl
     out = []
     b = p * NUM_GANGS
     for g in range(NUM_GANGS):
-        c = s.spheres[b + g]
+        c = _flat(s)[b + g]
         if not c:
             continue
         if me == GHOST or s.ended >> g & 1:

@@ -109,6 +109,7 @@ from .state import (
     S_GANGS,
     S_HANDS,
     SAFE,
+    SHIFT,
     SPHERES,
     STAGE,
     SUPPLY,
@@ -117,6 +118,7 @@ from .state import (
     WAR,
     WINDOW,
     State,
+    gang_total,
     unpack,
 )
 from .state import MOVES as MOVES_STAGE
@@ -177,6 +179,7 @@ class GangsOfGreenCity(Game):
         self.num_escalations = int(options.get("escalations", 6))
         self.continue_fight = bool(options.get("continue_the_fight", False))
         self.hand_size = STARTING_HANDS[players]
+        self._view_cache: tuple = (None, None)
         super().__init__(players, **options)
 
     def max_game_length(self) -> int:
@@ -193,7 +196,7 @@ class GangsOfGreenCity(Game):
     def new_initial_state(self) -> State:
         n = self.num_players
         return State(
-            S_CAST, 0, (-1,) * n, (PARK,) * n, ((),) * n, (0,) * (NUM_POIS * NUM_GANGS),
+            S_CAST, 0, (-1,) * n, (PARK,) * n, ((),) * n, (0,) * NUM_POIS,
             (SPHERES_PER_GANG,) * NUM_GANGS, (START_SAFE_HOUSE,), 0, 0, 0, 0,
             tuple(range(NUM_HERO)), (), (), tuple(range(self.num_escalations)), (), (), (), (),
             0, 0, (0,) * n, 0, (), -1, 0, PICK_LIMIT, -1, -1, -1, -1, -1, 0, "",
@@ -305,8 +308,13 @@ class GangsOfGreenCity(Game):
             return [A.DEST0 + d for d in range(NUM_POIS) if d not in safe]
         if r == WITNESS:
             return [A.GCARD0 + c for c in s.gang_disc]
-        sph = s.spheres
-        return [A.WATCH0 + i for i in range(len(sph)) if sph[i]]
+        return [
+            A.WATCH0 + p * NUM_GANGS + g
+            for p, x in enumerate(s.spheres)
+            if x
+            for g in range(NUM_GANGS)
+            if x >> SHIFT[g] & 3
+        ]
 
     def _move_actions(self, s: State, p: int, hand: tuple[int, ...]) -> list[int]:
         pos = s.pawns[p]
@@ -338,11 +346,11 @@ class GangsOfGreenCity(Game):
                 for g in range(NUM_GANGS):
                     if counts[g] >= need and not s.ended >> g & 1:
                         out.append(A.RECRUIT0 + g)
-            base = pos * NUM_GANGS
-            sph = s.spheres
-            for g in range(NUM_GANGS):
-                if sph[base + g]:
-                    out.append(A.BATTLE0 + g)
+            here = s.spheres[pos]
+            if here:
+                for g in range(NUM_GANGS):
+                    if here >> SHIFT[g] & 3:
+                        out.append(A.BATTLE0 + g)
             hands = s.hands
             for q in range(self.num_players):
                 if q != p and pawns[q] == pos:
@@ -459,11 +467,10 @@ class GangsOfGreenCity(Game):
             self._end_recruitment(w, p, g)
         elif a < A.SHARE0:
             g = a - A.BATTLE0
-            i = pos * NUM_GANGS + g
-            sph = list(w[SPHERES])
-            take = sph[i] if (me == GHOST or w[ENDED] >> g & 1) else 1
-            sph[i] -= take
-            w[SPHERES] = tuple(sph)
+            sph = w[SPHERES]
+            have = sph[pos] >> SHIFT[g] & 3
+            take = have if (me == GHOST or w[ENDED] >> g & 1) else 1
+            w[SPHERES] = sph[:pos] + (sph[pos] - (take << SHIFT[g]),) + sph[pos + 1 :]
             sup = list(w[SUPPLY])
             sup[g] += take
             w[SUPPLY] = tuple(sup)
@@ -545,12 +552,10 @@ class GangsOfGreenCity(Game):
             w[GANG_DISC] = _without(w[GANG_DISC], c)
             w[GANG_OUT] = _with(w[GANG_OUT], c)
         else:  # Neighbourhood Watch
-            i = a - A.WATCH0
-            g = i % NUM_GANGS
-            sph = list(w[SPHERES])
-            take = min(2, sph[i])
-            sph[i] -= take
-            w[SPHERES] = tuple(sph)
+            p, g = divmod(a - A.WATCH0, NUM_GANGS)
+            sph = w[SPHERES]
+            take = min(2, sph[p] >> SHIFT[g] & 3)
+            w[SPHERES] = sph[:p] + (sph[p] - (take << SHIFT[g]),) + sph[p + 1 :]
             sup = list(w[SUPPLY])
             sup[g] += take
             w[SUPPLY] = tuple(sup)
@@ -576,9 +581,8 @@ class GangsOfGreenCity(Game):
             d = w[DEAL]
             k = SETUP_SPHERES[d]
             g = DISTRICT[c]
-            sph = list(w[SPHERES])
-            sph[c * NUM_GANGS + g] += k
-            w[SPHERES] = tuple(sph)
+            sph = w[SPHERES]
+            w[SPHERES] = sph[:c] + (sph[c] + (k << SHIFT[g]),) + sph[c + 1 :]
             sup = list(w[SUPPLY])
             sup[g] -= k
             w[SUPPLY] = tuple(sup)
@@ -685,18 +689,20 @@ class GangsOfGreenCity(Game):
             return
         sph = list(w[SPHERES])
         sup = list(w[SUPPLY])
-        i = poi * NUM_GANGS + g
-        add = min(k, MAX_SPHERES - sph[i])
-        riot = sph[i] + k > MAX_SPHERES
+        sh = SHIFT[g]
+        have = sph[poi] >> sh & 3
+        add = min(k, MAX_SPHERES - have)
+        riot = have + k > MAX_SPHERES
         if sup[g] < add:
             self._finish(w, DEFEAT, f"{_gang(g)} ran out of spheres")
             return
-        sph[i] += add
+        sph[poi] += add << sh
         sup[g] -= add
         if riot:
             rioted = {poi}
             queue = [poi]
             war = w[WAR]
+            one = 1 << sh
             while queue:
                 p = queue.pop(0)
                 war += 1
@@ -708,14 +714,13 @@ class GangsOfGreenCity(Game):
                 for nb in NEIGHBOURS[p]:
                     if nb == ghost_at:
                         continue
-                    j = nb * NUM_GANGS + g
-                    if sph[j] < MAX_SPHERES:
+                    if sph[nb] >> sh & 3 < MAX_SPHERES:
                         if sup[g] == 0:
                             w[WAR] = war
                             w[SPHERES], w[SUPPLY] = tuple(sph), tuple(sup)
                             self._finish(w, DEFEAT, f"{_gang(g)} ran out of spheres")
                             return
-                        sph[j] += 1
+                        sph[nb] += one
                         sup[g] -= 1
                     elif nb not in rioted:
                         rioted.add(nb)
@@ -732,17 +737,14 @@ class GangsOfGreenCity(Game):
         pos = w[PAWNS][cast.index(GHOST)]
         if pos == PARK:
             return
-        sph = w[SPHERES]
-        base = pos * NUM_GANGS
         for g in range(NUM_GANGS):
-            if ended >> g & 1 and sph[base + g]:
-                s2 = list(w[SPHERES])
-                sup = list(w[SUPPLY])
-                sup[g] += s2[base + g]
-                s2[base + g] = 0
-                w[SPHERES], w[SUPPLY] = tuple(s2), tuple(sup)
+            sph = w[SPHERES]
+            have = sph[pos] >> SHIFT[g] & 3
+            if ended >> g & 1 and have:
+                sup = w[SUPPLY]
+                w[SUPPLY] = sup[:g] + (sup[g] + have,) + sup[g + 1 :]
+                w[SPHERES] = sph[:pos] + (sph[pos] - (have << SHIFT[g]),) + sph[pos + 1 :]
                 self._check_defeated(w, g)
-                sph = w[SPHERES]
 
     def _check_defeated(self, w: list, g: int) -> None:
         """A gang whose recruitment has ended and whose spheres are all gone is defeated."""
@@ -851,9 +853,20 @@ class GangsOfGreenCity(Game):
 
     # ---- information ------------------------------------------------------------
     def view(self, s: State, player: int | None) -> dict:
-        from .view import view
+        """Returns the view: the same for every seat but for ``you`` (nothing is secret).
 
-        return view(self, s, player)
+        The body is built once per state and shared by the views of that state (one
+        state is cached), so treat views as read-only.
+        """
+        cached = self._view_cache
+        if cached[0] is not s:
+            from .view import view
+
+            cached = (s, view(self, s, None))
+            self._view_cache = cached
+        out = dict(cached[1])
+        out["you"] = player
+        return out
 
     def sample_hidden(self, s: State, player: int | None, rng: random.Random) -> State:
         """Returns ``s``: nothing is hidden from anyone (hands are open, deck orders are not stored).
@@ -915,14 +928,13 @@ class GangsOfGreenCity(Game):
         n = self.num_players
         if len(s.cast) != n or len(s.pawns) != n or len(s.hands) != n or len(s.tired) != n:
             raise InvalidStateError(f"cast, pawns, hands and tired need one entry per player ({n})")
-        if len(s.spheres) != NUM_POIS * NUM_GANGS or len(s.supply) != NUM_GANGS:
-            raise InvalidStateError("spheres need 48 x 4 counts and supply 4")
+        if len(s.spheres) != NUM_POIS or len(s.supply) != NUM_GANGS:
+            raise InvalidStateError("spheres need 48 packed counts and supply 4")
+        if any(not 0 <= x < 1 << 2 * NUM_GANGS for x in s.spheres):
+            raise InvalidStateError("a POI holds 0 to 3 spheres of each gang (2 bits each)")
         for g in range(NUM_GANGS):
-            on_board = sum(s.spheres[g::NUM_GANGS])
-            if on_board + s.supply[g] != SPHERES_PER_GANG or min(s.spheres[g::NUM_GANGS]) < 0:
+            if gang_total(s.spheres, g) + s.supply[g] != SPHERES_PER_GANG:
                 raise InvalidStateError(f"{_gang(g)}: spheres on the board and in the supply must make 24")
-        if any(x > MAX_SPHERES for x in s.spheres):
-            raise InvalidStateError("no POI holds more than 3 spheres of a gang")
         cards = [c for h in s.hands for c in h] + list(s.hero_pool) + [
             c for c in s.hero_disc if c < NUM_HERO
         ]

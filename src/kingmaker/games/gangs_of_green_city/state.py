@@ -14,7 +14,8 @@ Fields (n players)::
     cast        n cast ids (-1 until dealt)
     pawns       n POIs (PARK = Center Park)
     hands       n sorted tuples of hero card ids
-    spheres     48 * 4 counts, spheres[poi * 4 + gang]
+    spheres     48 packed counts: gang g's spheres on POI p are spheres[p] >> SHIFT[g] & 3
+                (2 bits a gang, Tonys lowest), so a state stays small
     supply      4 counts: spheres of each gang left in the stock
     safe        sorted POIs holding a safe house
     ended       bitmask of gangs whose recruitment has ended
@@ -83,6 +84,31 @@ PICK_ONE = 1  # Absent-minded: discard one card
 PICK_RECRUIT = 2  # choose which district cards end recruitment
 
 PLAYING, VICTORY, DEFEAT = 0, 1, 2
+
+SHIFT = (0, 2, 4, 6)  # bit offset of each gang's count in a packed POI
+
+
+def sphere_count(spheres: tuple[int, ...], poi: int, gang: int) -> int:
+    """Returns the spheres of ``gang`` on ``poi``."""
+    return spheres[poi] >> SHIFT[gang] & 3
+
+
+def gang_total(spheres: tuple[int, ...], gang: int) -> int:
+    """Returns the spheres of ``gang`` on the whole board."""
+    sh = SHIFT[gang]
+    return sum(x >> sh & 3 for x in spheres)
+
+
+def pack(counts: list[int]) -> tuple[int, ...]:
+    """Packs flat counts ``counts[poi * 4 + gang]`` into the state's form."""
+    return tuple(
+        sum(counts[p * 4 + g] << SHIFT[g] for g in range(4)) for p in range(len(counts) // 4)
+    )
+
+
+def unpack_spheres(spheres: tuple[int, ...]) -> list[int]:
+    """Returns flat counts ``[poi * 4 + gang]`` of packed spheres."""
+    return [x >> sh & 3 for x in spheres for sh in SHIFT]
 
 
 @frozen_state

@@ -42,7 +42,7 @@ from .data import (
     WAR_LOSS,
     hero_card_name,
 )
-from .state import PICK_LIMIT, PICK_ONE, STAGE_NAMES, VICTORY, State
+from .state import PICK_LIMIT, PICK_ONE, STAGE_NAMES, VICTORY, State, unpack_spheres
 
 if TYPE_CHECKING:
     from .rules import GangsOfGreenCity
@@ -80,7 +80,7 @@ def card(c: int) -> dict:
 def view(game: GangsOfGreenCity, s: State, player: int | None) -> dict:
     n = game.num_players
     cp = game.current_player(s)
-    sph = s.spheres
+    sph = unpack_spheres(s.spheres)
     spheres = {}
     for i in range(NUM_POIS):
         b = i * NUM_GANGS
