@@ -378,3 +378,12 @@ def test_web_large_answers_are_compressed(shared_server):
     r = httpx.get(f"{shared_server.url}/api/matches/{out['match']}/replay", headers={"Accept-Encoding": "gzip"})
     assert r.status_code == 200 and r.headers.get("content-encoding") == "gzip"
     assert len(r.json()["frames"]) == s["version"] + 1
+
+
+def test_web_load_test_runs_and_ends_by_itself(capsys):
+    from kingmaker.web.loadtest import main
+
+    res = main(["--games", "3", "--players", "2", "--limit", "120"])
+    assert res["finished"] == 3 and res["errors"] == 0 and res["stalled"] == 0
+    assert res["moves"] > 0 and res["p50_ms"] is not None and res["p99_ms"] >= res["p50_ms"]
+    assert '"moves_per_second"' in capsys.readouterr().out
