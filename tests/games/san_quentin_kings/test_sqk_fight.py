@@ -100,6 +100,8 @@ def test_payment_drug_block_pay_first_starting_with_the_initiator() -> None:
     assert g.legal_actions(s) == [A.PAY_COMM, A.PAY_SHANK0 + SCORPION, A.DECLINE]
     s = g.play(s, "pay scorpion-shank")
     assert s.supply[SDISC + SCORPION] == 1 and sum(get_goods(s, 1, "shanks")) == 0
+    status = [f["status"] for f in g.view(s, 0)["fight"]["fists"]]
+    assert status == ["to pay", "paid", "to pay", "to pay"]
     s = g.play(s, "pay commissary")  # player 2
     assert get_goods(s, 2, "comm") == 1
     s = g.play(s, "decline")  # player 3

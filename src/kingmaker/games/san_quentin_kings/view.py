@@ -269,7 +269,8 @@ def _fight_view(game: SanQuentinKings, s: State) -> dict:
         fists = []
         for q, f in enumerate(s.fists):
             if f == -2:
-                status = "out"
+                to_pay = s.phase == P_DRUGPAY and (q - s.initiator) % game.n >= s.pos
+                status = "to pay" if to_pay else "out"
             elif f == -1:
                 status = "paid" if s.phase == P_DRUGPAY else "choosing"
             else:
