@@ -191,3 +191,22 @@ def test_heuristic_reads_only_what_its_player_may_know() -> None:
             checked += 1
             s = g.apply(s, a if seed else rng.choice(g.legal_actions(s, q)), q)
     assert checked > 300
+
+
+def test_illegal_fight_moves_say_why() -> None:
+    """Bad input gets a clear typed error naming the reason, and leaves the state unchanged."""
+    g = game(3)
+    s = start(g, initiator=2)
+    s = fight(g, s, COMM_B, {0: [1, 0, 0], 1: [1, 0, 0]})
+    before = g.to_json(s)
+    with pytest.raises(IllegalActionError) as e:
+        g.play(s, "shank scorpion")
+    assert "no shank card of that type" in str(e.value)
+    with pytest.raises(IllegalActionError) as e:
+        g.play(s, "end turn")
+    assert "first play" in str(e.value)
+    t = g.play(s, "shank cobra")
+    with pytest.raises(IllegalActionError) as e:
+        g.play(t, "draw")
+    assert "played this round's cards" in str(e.value)
+    assert g.to_json(s) == before

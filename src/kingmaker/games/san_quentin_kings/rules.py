@@ -609,6 +609,12 @@ class SanQuentinKings(Game):
                         "fight")
             if action == A.PASS:
                 return "once you fight this turn you cannot pass"
+            if s.flags & F_COMMITTED and s.need <= 0 and action in (A.DRAW, A.SHANK0, A.SHANK0 + 1, A.SHANK0 + 2):
+                return "you have played this round's cards; bribe or end your turn"
+            if A.SHANK0 <= action < A.END_TURN and not s.goods[player * GSIZE + SH + action - A.SHANK0]:
+                return "you hold no shank card of that type"
+            if action == A.END_TURN:
+                return "you must first play this round's cards"
             return "you must draw a fight card or play a shank card you hold, as many as the round asks"
         if ph == P_DRAWN:
             return "keep the card you drew or bribe to redraw it"
