@@ -182,11 +182,11 @@ class TestEndingTheGame:
 
     def test_no_draws_when_both_lose_their_last_gangster_the_attacker_wins(self):
         """Defeat: 'There are no draws in Kingpin' (KP-R6)."""
-        s = G.position({"b2": "Grigori N", "b3": "Sora S"}, mafias=RY, hands=((), ()), decks=((), ()),
-                       current=1)
-        s2 = G.play(s, "shoot b3 S")
-        assert sorted(G.t.tiles[x].short for x in s2.last_dead) == ["Grigori", "Sora"]
-        assert G.is_terminal(s2) and s2.winner == 1 and G.returns(s2) == (0.0, 1.0)
+        g = Kingpin.custom(tiles=[tile("Gun", "russian", 2, top="PP"), tile("Blade", "yakuza", 2, top="PP")])
+        s = g.position({"b2": "Gun N", "b3": "Blade S"}, current=1)  # each mafia's only gangster
+        s2 = g.play(s, "shoot b3 S")
+        assert sorted(g.t.tiles[x].short for x in s2.last_dead) == ["Blade", "Gun"]
+        assert g.is_terminal(s2) and s2.winner == 1 and g.returns(s2) == (0.0, 1.0)
 
     def test_running_out_of_actions_loses(self):
         """Defeat: 'The player who runs out of actions - goes below 1 on the action track -

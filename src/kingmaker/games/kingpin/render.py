@@ -59,8 +59,8 @@ def render(view: dict) -> str:
         if m is None:
             lines.append(f"{who}: no mafia chosen yet")
             continue
-        left = p.get("actions_left", p.get("actions_before_dawn"))
-        label = "actions left" if "actions_left" in p else "actions before dawn"
+        left = p["actions_left"]
+        label = "actions left" if view["action_track"] else "actions before dawn"
         lines.append(f"{who}: {m['name']} ({m['color']}), {label}: {left}")
         if "face_up" in p:
             ups = []

@@ -117,7 +117,9 @@ def view(game: Kingpin, s: State, player: int | None) -> dict:
                 "liquidated": [t.tiles[x].short for x in t.BY_MAFIA[m] if x not in gone] if m >= 0 else [],
                 "in_no_mans_land": sum(1 for sq in t.NML if s.board[sq] >= 0 and own and own[s.board[sq] >> 2] == p),
             })
-        entry["actions_left" if not game.long_night else "actions_before_dawn"] = s.track[p]
+        entry["actions_left"] = s.track[p]  # with long_night: movement actions left before dawn
+        if game.long_night:
+            entry["actions_before_dawn"] = s.track[p]
         players.append(entry)
     out = {
         "game": game.id,
