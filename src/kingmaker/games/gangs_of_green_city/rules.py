@@ -27,7 +27,7 @@ import random
 from typing import Any
 
 from ...core.api import CHANCE, TERMINAL, Game, Option
-from ...core.errors import InvalidStateError
+from ...core.errors import GameOverError, InvalidStateError
 from ...core.registry import register
 from . import actions as A
 from .data import (
@@ -128,7 +128,6 @@ from .state import (
 
 _ALL_GANGS = (1 << NUM_GANGS) - 1
 ABSENT_MINDED_HAND = 5  # Professor Vance discards when a card features her and she holds this many
-_CHANCE_STAGES = frozenset((S_CAST, S_GANGS, S_HANDS, DRAW, ESC_BOTTOM, GANG))
 
 
 def _without(t: tuple[int, ...], x: int) -> tuple[int, ...]:
@@ -411,7 +410,7 @@ class GangsOfGreenCity(Game):
     # ---- apply ------------------------------------------------------------------
     def apply(self, s: State, action: int, player: int | None = None) -> State:
         if s.result:
-            raise ValueError("the game is over")
+            raise GameOverError(f"{self.name} is over ({s.reason}); no move is accepted")
         w = unpack(s)
         cp = self.current_player(s)
         if cp == CHANCE:
@@ -983,5 +982,3 @@ def _gang(g: int) -> str:
 
     return GANG_NAMES[g]
 
-
-_ = _CHANCE_STAGES
