@@ -36,8 +36,7 @@ def render(view: dict) -> str:
     lines.append("")
     lines.append("Pieces as Cobra/Scorpion/Tarantula. * you, I initiator.")
     lines.append("        Cell   Yard   Solit. Court  Resp  FP Shank Drug Comm Chip")
-    for gang in view["gangs"]:
-        q = gang["player"]
+    for q, gang in enumerate(view["gangs"]):
         tag = ("*" if q == view["you"] else " ") + ("I" if q == view["initiator"] else " ")
         lines.append(
             f"{tag} p{q}   {_sl(gang['cell'])}  {_sl(gang['yard'])}  {_sl(gang['solitary'])}  {_sl(gang['court'])}  "

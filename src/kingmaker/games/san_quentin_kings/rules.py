@@ -341,7 +341,7 @@ class SanQuentinKings(Game):
     )
     State = State
     conformance_games = 100
-    conformance_hidden_every = 13
+    conformance_hidden_every = 25
 
     def __init__(self, players: int, **options: Any) -> None:
         super().__init__(players, **options)

@@ -156,7 +156,7 @@ def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
 
 
 def _public(game: SanQuentinKings, s: State) -> dict:
-    """Returns the part of every view that all players see alike."""
+    """Returns the part of every view that all players see alike (``gangs[q]`` is player q's)."""
     n = game.n
     cp = game.current_player(s)
     pc, g, sup = s.pieces, s.goods, s.supply
@@ -164,7 +164,6 @@ def _public(game: SanQuentinKings, s: State) -> dict:
     for q in range(n):
         o, k = q * PSIZE, q * GSIZE
         gang = {
-            "player": q,
             "cell": pc[o : o + 3],
             "yard": pc[o + YARD : o + YARD + 3],
             "solitary": pc[o + SOL : o + SOL + 3],
