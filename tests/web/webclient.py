@@ -60,7 +60,6 @@ async def play_over_ws(server, mid: str, tokens: dict[int, str], seed: int = 0, 
     players = [SeatPlayer(s, t, random.Random(f"{seed}/{s}")) for s, t in sorted(tokens.items())]
     if spectator:
         players.append(SeatPlayer(None, None, random.Random(seed)))
-    done = asyncio.Event()
 
     async def run(p: SeatPlayer) -> None:
         url = f"{server.ws_url}/ws/matches/{mid}" + (f"?token={p.token}" if p.token else "")
@@ -82,11 +81,10 @@ async def play_over_ws(server, mid: str, tokens: dict[int, str], seed: int = 0, 
                 p.moves += 1
                 await ws.send(json.dumps({"type": "move", "action": a, "version": latest["version"], "ref": p.moves}))
 
-            while not done.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), 0.5)
-                except TimeoutError:
-                    continue
+            # Each seat reads until it has seen the end (or ``stop_after``) itself: every
+            # change is sent to every seat, so all of them get there.
+            while True:
+                raw = await ws.recv()
                 msg = json.loads(raw)
                 if msg["type"] == "state":
                     start = msg["log"]["start"]
@@ -97,7 +95,6 @@ async def play_over_ws(server, mid: str, tokens: dict[int, str], seed: int = 0, 
                     p.payloads.append(msg)
                     latest = msg
                     if msg["status"] == "over" or (stop_after is not None and msg["version"] >= stop_after):
-                        done.set()
                         break
                     await act()
                 elif msg["type"] in ("ack", "error"):
