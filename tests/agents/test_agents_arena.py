@@ -179,3 +179,15 @@ def test_cli_arena_prints_tables_and_clear_errors():
     assert bad.exit_code != 0 and "family_deal" in bad.output
     bad = runner.invoke(arena, ["kings-kilt", "-g", "1", "-o", "novalue"])
     assert bad.exit_code != 0 and "key=value" in bad.output
+
+
+def test_a_saved_run_summarises_from_its_records_alone(tmp_path):
+    from kingmaker.agents.arena import load_arena
+
+    result = run_arena("kings-kilt", 3, "heuristic,random", games=3, seed=5, save=tmp_path)
+    again = load_arena(tmp_path)
+    first, second = summarize(result), summarize(again)
+    first.pop("seconds"), second.pop("seconds")
+    assert first == second
+    with pytest.raises(GameError, match="no finished arena game"):
+        load_arena(tmp_path / "empty")

@@ -34,6 +34,7 @@ __all__ = [
     "elo_ratings",
     "format_summary",
     "game_seed",
+    "load_arena",
     "parse_agents",
     "play_game",
     "run_arena",
@@ -161,7 +162,16 @@ def play_game(
     }
     if save:
         path = Path(save) / f"{game.id}-{index:05d}.json"
-        record = match.record(agents=list(seats), index=index, **(meta or {}))
+        record = match.record(
+            agents=list(seats),
+            index=index,
+            moves=moves,
+            think=think,
+            longest=longest,
+            iterations=searched,
+            searches=searches,
+            **(meta or {}),
+        )
         record.save(path)
         out["record"] = str(path)
     return out
@@ -263,6 +273,58 @@ def run_arena(
     result.seconds = time.perf_counter() - start
     result.games.sort(key=lambda d: d["index"])
     return result
+
+
+def load_arena(directory: str | Path) -> ArenaResult:
+    """Returns the arena run saved in ``directory`` (its records), e.g. to summarise a partial run.
+
+    Raises:
+        GameError: no arena record in the directory, or records of different games.
+    """
+    from ..core.records import Record
+
+    paths = sorted(Path(directory).glob("*.json"))
+    records = [Record.load(path) for path in paths]
+    records = [r for r in records if "agents" in r.meta and r.result is not None]
+    if not records:
+        raise GameError(f"no finished arena game in {directory}")
+    first = records[0]
+    if any(r.game != first.game or r.players != first.players for r in records):
+        raise GameError(f"{directory} holds records of different games or player counts")
+    n = first.players
+    game = make(first.game, players=n, **first.options)
+    games = []
+    for r in records:
+        m = r.meta
+        games.append(
+            {
+                "index": m.get("index", len(games)),
+                "seed": r.seed,
+                "seats": list(m["agents"]),
+                "returns": list(r.result),
+                "moves": m.get("moves", [0] * n),
+                "think": m.get("think", [0.0] * n),
+                "longest": m.get("longest", [0.0] * n),
+                "iterations": m.get("iterations", [0] * n),
+                "searches": m.get("searches", [0] * n),
+                "length": len(r.actions),
+                "record": None,
+            }
+        )
+    games.sort(key=lambda d: d["index"])
+    # The listed agents: the seats of the first game of the rotation, else of any game.
+    zero = [g for g in games if g["index"] == 0]
+    agents = list(zero[0]["seats"]) if zero else list(dict.fromkeys(s for g in games for s in g["seats"]))
+    return ArenaResult(
+        game=first.game,
+        players=n,
+        options=dict(first.options),
+        agents=agents,
+        seed=first.meta.get("arena_seed", 0),
+        games=games,
+        cooperative=game.info.cooperative,
+        max_return=game.info.max_return,
+    )
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
