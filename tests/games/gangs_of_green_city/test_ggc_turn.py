@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from ggc_helpers import C, P, count, game, position
 
+from kingmaker import IllegalActionError
 from kingmaker.core.api import CHANCE
 from kingmaker.games.gangs_of_green_city import actions as A
 from kingmaker.games.gangs_of_green_city.data import NUM_POIS, PARK, POI_NAMES, QUIET, RESPITE_NAMES
@@ -12,6 +14,7 @@ from kingmaker.games.gangs_of_green_city.state import (
     DRAW,
     ESC_BOTTOM,
     GANG,
+    GANG_WINDOW,
     MOVES,
 )
 
@@ -285,3 +288,32 @@ def test_escalation_applies_both_featured_weaknesses_in_order() -> None:
     s2 = g.play(s2, "escalation 5")
     s2 = g.play(s2, "gang card Harbor Authority")  # features Professor Vance (not in play)
     assert s2.pawns[1] == P("Harbor Authority")
+
+
+def test_defeat_when_spheres_run_out_in_the_middle_of_a_riot() -> None:
+    """End of the Game: 'there aren't any left of that District in the supply' also during the
+    spread of a riot (GGC-17)."""
+    g = game()
+    full = {n: 3 for n in ("Iago", "Bellini Bakery", "Marconi Docks", "Casino Fortuna",
+                           "St. Anthony's Church", "Olive Street Market", "Ferry Terminal")}
+    full["Mulberry Row"] = 2  # 23 Tonys spheres on the board, 1 in the supply
+    s = _last_move(g, spheres=full)
+    s = g.play(s, "hero card Swamp Gate")
+    s = g.play(s, "hero card DeVos Financial")
+    s = g.play(s, "gang card Iago")  # riot: Tony's Pizzeria takes the last sphere, then none left
+    assert s.result == DEFEAT and s.reason == "The Tonys ran out of spheres" and s.war == 1
+
+
+def test_play_says_why_in_a_window_and_during_a_discard() -> None:
+    g = game()
+    seven = ["Iago", "Lighthouse", "Stadium", "Catacombs", "Clocktower", "Old Asylum", "Swamp Gate"]
+    s = _last_move(g, hands=[seven, ["Quiet Night"]])
+    s = g.play(s, "hero card DeVos Financial")
+    with pytest.raises(IllegalActionError, match="must first discard"):
+        g.play(s, "travel Iago")
+    s = g.play(s, "discard Iago")
+    s = g.play(s, "hero card Courthouse")
+    s = g.play(s, "discard Lighthouse")
+    assert s.stage == GANG_WINDOW and g.current_player(s) == 1
+    with pytest.raises(IllegalActionError, match="respite window"):
+        g.play(s, "travel Iago", 1)
