@@ -127,6 +127,7 @@ from .state import (
 )
 
 _ALL_GANGS = (1 << NUM_GANGS) - 1
+RESPITE_IDS = (ROOFTOP, FUNDRAISER, QUIET, WITNESS, WATCH)
 ABSENT_MINDED_HAND = 5  # Professor Vance discards when a card features her and she holds this many
 
 
@@ -958,6 +959,20 @@ class GangsOfGreenCity(Game):
             raise InvalidStateError("one to six safe houses, on POIs")
         if any(not 0 <= p <= PARK for p in s.pawns) or not 0 <= s.current < n:
             raise InvalidStateError("pawns must stand on a POI or Center Park; current player in range")
+        if not S_CAST <= s.stage <= OVER or s.result not in (0, VICTORY, DEFEAT) or (s.stage == OVER) != bool(s.result):
+            raise InvalidStateError("stage and result out of range or inconsistent")
+        if not 0 <= s.esc <= self.num_escalations or not 0 <= s.war <= WAR_LOSS or not 0 <= s.moves <= MOVES + 1:
+            raise InvalidStateError("escalation meter, war meter or moves out of range")
+        if s.cast.count(-1) and s.stage != S_CAST or any(not -1 <= k < NUM_CAST for k in s.cast):
+            raise InvalidStateError("every player holds one cast card once they are dealt")
+        if len(set(k for k in s.cast if k >= 0)) != sum(1 for k in s.cast if k >= 0):
+            raise InvalidStateError("cast cards are dealt once each")
+        if s.resp >= 0 and (s.resp >= len(RESPITE_IDS) or not 0 <= s.resp_player < n):
+            raise InvalidStateError("a respite target needs a respite and its player")
+        if s.pick_n > 0 and (not 0 <= s.pick_player < n or s.pick_n > len(s.hands[s.pick_player])):
+            raise InvalidStateError("a pending discard needs a player holding enough cards")
+        if any(not 0 <= q < n for q in s.window):
+            raise InvalidStateError("window players out of range")
         if s.stage in (ESC_WINDOW, GANG_WINDOW) and s.resp < 0 and s.pick_n <= 0 and not s.window:
             raise InvalidStateError("a respite window needs a player")
 
