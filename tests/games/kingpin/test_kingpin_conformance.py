@@ -98,3 +98,14 @@ def test_heuristic_agent_through_a_match():
     m.run()
     assert m.is_over() and sorted(m.returns()) == [0.0, 1.0]
     assert any("player 0:" in line for line in m.log_for(None))
+
+
+def test_heuristic_takes_a_win_and_stops_an_exit():
+    """The bot exits when it can, and liquidates an enemy about to leave the board past its area."""
+    game = kingmaker.make("kingpin")
+    rng = random.Random(0)
+    s = game.position({"c5": "Vasili N", "b2": "Yamada S"}, mafias=("russian", "yakuza"))
+    assert game.action_to_str(s, game.heuristic_action(s, 0, rng)) == "exit c5"
+    #   1  Yoichi v (on a red triangle of player 1)   Vasili <
+    s = game.position({"a1": "Yoichi S", "b1": "Vasili W", "d4": "Grigori N"}, mafias=("russian", "yakuza"))
+    assert game.action_to_str(s, game.heuristic_action(s, 0, rng)) == "shoot b1 W"
