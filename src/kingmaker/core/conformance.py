@@ -143,7 +143,8 @@ def play_checked_game(
     """Plays one game with ``chooser``, checking every invariant; returns its report.
 
     Args:
-        hidden_every: check the hidden-information invariants at every k-th step.
+        hidden_every: check views and the hidden-information invariants at every k-th step
+            (and always at the last one).
         illegal_every: try illegal moves at every k-th step.
     Raises:
         ConformanceError: an invariant does not hold.
@@ -164,7 +165,7 @@ def play_checked_game(
             _fail("from_json(to_json(s)) != s", game, step, s)
         cp = game.current_player(s)
         acting = game.acting_players(s)
-        _check_views(game, s, step, hidden_every, sample_seed, report)
+        _check_views(game, s, step, 1 if cp == TERMINAL else hidden_every, sample_seed, report)
         if cp == TERMINAL:
             if not game.is_terminal(s):
                 _fail("current_player is TERMINAL but is_terminal is False", game, step, s)
@@ -306,6 +307,8 @@ def _check_illegal(
 
 
 def _check_views(game: Game, s: Any, step: int, every: int, seed: int, report: GameReport) -> None:
+    if step % every:
+        return
     n = game.num_players
     views = {}
     for p in [*range(n), None]:
@@ -316,7 +319,7 @@ def _check_views(game: Game, s: Any, step: int, every: int, seed: int, report: G
             views[p] = json.loads(json.dumps(v))
         except (TypeError, ValueError) as e:
             _fail(f"view for {p} is not JSON data: {e}", game, step, s)
-    if game.info.perfect_information or step % every:
+    if game.info.perfect_information:
         return
     acting = game.acting_players(s)
     for p in range(n):
