@@ -64,6 +64,7 @@ ROLLOUTS = ("random", "heuristic", "mixed", "auto")
 # the probe stops after this share of the time budget.
 AUTO_HEURISTIC_LIMIT = 0.0005
 AUTO_PROBE_SHARE = 1 / 30
+AUTO_PROBE_WALL_SHARE = 1 / 8  # and at most this share of the budget in wall time
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +239,7 @@ class ISMCTSAgent:
                 game = obs.game
                 s = obs.sample(probe)
                 start = time.process_time()
+                wall_end = time.perf_counter() + self.config.seconds * AUTO_PROBE_WALL_SHARE
                 decisions = 0
                 for _ in range(game.info.max_game_length + 1):
                     cp = game.current_player(s)
@@ -249,7 +251,7 @@ class ISMCTSAgent:
                     p = cp if cp >= 0 else game.acting_players(s)[0]
                     s = game.apply(s, game.heuristic_action(s, p, probe), p)
                     decisions += 1
-                    if time.process_time() - start > limit:
+                    if time.process_time() - start > limit or time.perf_counter() > wall_end:
                         break
                 cost = (time.process_time() - start) / max(decisions, 1)
                 self.rollout = "heuristic" if cost <= AUTO_HEURISTIC_LIMIT else "random"
@@ -271,6 +273,8 @@ class ISMCTSAgent:
         max_len = max(1, game.info.max_game_length)
         c = cfg.exploration
         heuristic = game.heuristic_action
+        start = time.perf_counter()
+        deadline = None if cfg.seconds is None else start + cfg.seconds
         policy = _policy(game, self._rollout_mode(obs), cfg.epsilon, rng)
         use_prior = cfg.prior == "heuristic"
         own = cfg.opponents == "own"
@@ -279,9 +283,7 @@ class ISMCTSAgent:
         root_key = (me, repr(obs.view))
         root = table[root_key] = {a: [0, 0.0, 0] for a in legal}
 
-        deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
         limit = cfg.iterations
-        start = time.perf_counter()
         it = 0
         while True:
             if limit is not None and it >= limit:
@@ -332,6 +334,11 @@ class ISMCTSAgent:
                     steps += 1
                 if steps > max_len + 1:  # a game that overruns its bound: score it as it stands
                     break
+                if deadline is not None and it > 1 and time.perf_counter() > deadline:
+                    break  # out of time in a long rollout: drop this iteration
+            if deadline is not None and it > 1 and not game.is_terminal(s) and steps <= max_len + 1:
+                it -= 1
+                break
             # ---- back-up ------------------------------------------------------------
             if game.is_terminal(s):
                 ret = game.returns(s)
