@@ -82,8 +82,10 @@ class SearchConfig:
             search), random otherwise; with no time budget ``auto`` is ``heuristic``.
         epsilon: the random share of ``mixed`` rollouts.
         exploration: the UCB constant c (returns are scaled to [0, 1]).
-        prior: ``heuristic`` tries the heuristic's move first at a new node;
-            ``none`` tries untried actions in random order.
+        prior: ``heuristic`` tries the heuristic's move first at a new node, then
+            the other untried actions, then ISUCT; ``puct`` gives the heuristic's move
+            most of a PUCT prior (a small budget mostly deepens the heuristic's line);
+            ``none`` tries untried actions in random order, then ISUCT.
         survival: in a lost co-operative game, credit ``survival * t`` where t is
             the share of the game's maximal length played (a longer defence is better).
     """
@@ -111,8 +113,8 @@ class SearchConfig:
             )
         if self.opponents not in ("public", "own"):
             raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
-        if self.prior not in ("none", "heuristic"):
-            raise GameError(f"prior {self.prior!r} is not known; use none or heuristic")
+        if self.prior not in ("none", "heuristic", "puct"):
+            raise GameError(f"prior {self.prior!r} is not known; use none, heuristic or puct")
 
 
 # Difficulty levels: a budget and a policy each. The iteration budget is what the level
@@ -127,12 +129,8 @@ LEVELS: dict[str, SearchConfig] = {
 }
 TEAM_LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="heuristic", survival=0.2),
-    "normal": SearchConfig(
-        iterations=100, seconds=1.5, rollout="heuristic", prior="heuristic", survival=0.2
-    ),
-    "hard": SearchConfig(
-        iterations=600, seconds=6.0, rollout="heuristic", prior="heuristic", survival=0.2
-    ),
+    "normal": SearchConfig(iterations=100, seconds=1.5, rollout="heuristic", prior="puct", survival=0.2),
+    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="puct", survival=0.2),
 }
 
 _FIELDS = {
@@ -276,7 +274,8 @@ class ISMCTSAgent:
         start = time.perf_counter()
         deadline = None if cfg.seconds is None else start + cfg.seconds
         policy = _policy(game, self._rollout_mode(obs), cfg.epsilon, rng)
-        use_prior = cfg.prior == "heuristic"
+        use_prior = cfg.prior != "none"
+        puct = cfg.prior == "puct"
         own = cfg.opponents == "own"
         # One table for every player's information sets: key -> {action: [visits, total, available]}.
         table: dict[Any, dict[int, list]] = {}
@@ -325,7 +324,10 @@ class ISMCTSAgent:
                             acts = game.legal_actions(s, p)
                             if node is None:
                                 node = table[key] = {}
-                        a = _select(node, acts, c, rng, s, p, heuristic if use_prior else None)
+                        if puct:
+                            a = _select_prior(node, acts, rng, s, p, heuristic)
+                        else:
+                            a = _select(node, acts, c, rng, s, p, heuristic if use_prior else None)
                         edge = node[a]
                         if edge[0] == 0:
                             expanded = True
@@ -375,17 +377,12 @@ def _select(
     p: int,
     heuristic: Callable[[Any, int, random.Random], int] | None,
 ) -> int:
-    """Returns the action chosen at an information-set node.
+    """Returns the action chosen at an information-set node by ISUCT.
 
-    Without a prior: ISUCT (every untried action first, then UCB1 where the
-    exploration term counts how often each action was available). With the
-    heuristic prior: PUCT, where the heuristic's move holds most of the prior,
-    so that a small budget mostly deepens the heuristic's line and other moves
-    are tried when their prior share or a poor heuristic value calls for it;
-    untried moves count at the node's mean value.
+    Every untried action first (the heuristic's move before the others when a
+    heuristic is given), then UCB1 whose exploration term counts how often each
+    action was available.
     """
-    if heuristic is not None:
-        return _select_prior(node, acts, rng, s, p, heuristic)
     untried = []
     for a in acts:
         edge = node.get(a)
@@ -395,6 +392,10 @@ def _select(
         if edge[0] == 0:
             untried.append(a)
     if untried:
+        if heuristic is not None and len(untried) > 1:
+            h = heuristic(s, p, rng)
+            if h in untried:
+                return h
         return untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
     best = acts[0]
     best_v = -1.0
@@ -414,6 +415,12 @@ def _select_prior(
     p: int,
     heuristic: Callable[[Any, int, random.Random], int],
 ) -> int:
+    """Returns the action chosen by PUCT with the heuristic's move as most of the prior.
+
+    A small budget mostly deepens the heuristic's line; other moves are tried
+    when their prior share or a poor value of the heuristic's move calls for
+    it; untried moves count at the node's mean value.
+    """
     h = node.get(PRIOR_KEY)
     if h is None:
         h = node[PRIOR_KEY] = heuristic(s, p, rng)
