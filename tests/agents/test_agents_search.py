@@ -340,14 +340,15 @@ def test_every_game_ismcts_with_an_iteration_budget_is_deterministic(gid):
         assert first.last.visits == second.last.visits
 
 
-def test_heuristic_prior_tries_the_heuristic_move_first():
-    """With prior=heuristic a single iteration visits, and so plays, the heuristic's move."""
+@pytest.mark.parametrize("prior", ["heuristic", "puct"])
+def test_heuristic_prior_tries_the_heuristic_move_first(prior):
+    """With a heuristic prior a single iteration visits, and so plays, the heuristic's move."""
     game = kingmaker.make("kings-kilt", players=2)
     checked = 0
     for s, p in decision_states(game, 21):
         if len(game.legal_actions(s, p)) < 3:
             continue
-        agent = ISMCTSAgent(SearchConfig(iterations=1, prior="heuristic"))
+        agent = ISMCTSAgent(SearchConfig(iterations=1, prior=prior))
         obs = observation(game, s, p, 4)
         chosen = agent.act(obs)
         # The heuristic reads only what p may know, so its move on the search's own
@@ -378,3 +379,13 @@ def test_auto_rollout_uses_the_heuristic_unless_it_is_too_slow(monkeypatch):
     # The probe uses its own stream: the decision equals a fixed heuristic-rollout search.
     fixed = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="heuristic"))
     assert fixed.act(observation(game, s, p, 0)) == fast.act(observation(game, s, p, 0))
+
+
+@pytest.mark.parametrize("prior", ["heuristic", "puct"])
+def test_search_overrules_a_wrong_heuristic_prior(prior):
+    """The toy heuristic always names 0; with enough iterations the search names the real card."""
+    game = NameYourCard(2)
+    for card in (1, 2):
+        s = (card, 0, -1, -1)
+        agent = ISMCTSAgent(SearchConfig(iterations=300, prior=prior, rollout="random"))
+        assert agent.act(observation(game, s, 0, seed=card)) == card
