@@ -334,3 +334,45 @@ def test_a_gangster_who_left_the_board_is_not_counted_as_liquidated():
     assert v["exited"]["name"] == "Vasili Ivanov" and v["winner"] == 0
     assert "Vasili" not in v["players_info"][0]["liquidated"]
     assert G.from_json(json.loads(json.dumps(G.to_json(s2)))) == s2
+
+
+def test_game_overview_players_alternate_one_action_each():
+    """Game Overview: 'In every turn the players may take one action each. There are two kinds of
+    actions: movement and attack.' An attack also hands the turn over (KP-R3)."""
+    s = G.position({"b2": "Vasili N", "b3": "Yoichi S", "d5": "Yamada S"}, mafias=RY)
+    s1 = G.play(s, "turn b2 E")
+    assert G.current_player(s1) == 1
+    s2 = G.play(s, "shoot b2 N")
+    assert G.current_player(s2) == 1
+    assert G.current_player(G.play(s2, "turn d5 W")) == 0
+
+
+def test_nothing_is_hidden_both_seats_see_the_same_view():
+    """KP-R2: the face-down tiles are a known set whose order is not stored, so the game has
+    perfect information (with chance): every seat's view is the same and sampling changes nothing."""
+    assert G.info.perfect_information and G.info.has_chance
+    g = kingmaker.make("kingpin", mafias="yakuza-italian")
+    s = g.new_initial_state()
+    views = [g.view(s, p) for p in (0, 1, None)]
+    for v in views:
+        v.pop("you")
+    assert views[0] == views[1] == views[2]
+    assert views[0]["players_info"][0]["face_down"]["tiles"] == ["Keiko", "Ryo", "Masaru", "Kenji", "Sora"]
+    assert g.sample_hidden(s, 0, random.Random(1)) == s
+
+
+def test_checked_games_driven_by_hypothesis():
+    """The conformance checks on games whose choices hypothesis draws (failures shrink)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from kingmaker.conformance import HypothesisChooser, play_checked_game
+
+    game = kingmaker.make("kingpin", board="B")
+
+    @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def run(data):
+        play_checked_game(game, HypothesisChooser(data), hidden_every=5, illegal_every=5)
+
+    run()
