@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from .core.api import CHANCE, SIMULTANEOUS, Game
 from .core.errors import GameError
@@ -36,20 +37,23 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def render_view(game: Game, view: dict) -> str:
-    """Returns the game's text picture of a view (its render module), or the view as JSON."""
+def render_view(game: Game, view: dict) -> Text:
+    """Returns the game's text picture of a view (its render module), or the view as JSON.
+
+    The text is plain (no rich markup), so brackets in a picture are shown as they are.
+    """
     pkg = type(game).__module__.rsplit(".", 1)[0]
     try:
         mod = importlib.import_module(pkg + ".render")
     except ModuleNotFoundError:
         mod = None
     if mod is not None and hasattr(mod, "render"):
-        return mod.render(view)
-    return json.dumps(view, indent=1)
+        return Text(mod.render(view))
+    return Text(json.dumps(view, indent=1))
 
 
 def _fail(err: GameError) -> None:
-    console.print(f"[red]error[/red] ({err.code}): {err}")
+    console.print(Text.assemble(("error", "red"), f" ({err.code}): {err}"))
     sys.exit(2)
 
 
@@ -228,7 +232,7 @@ class TerminalGame:
         fresh = log[start:]
         self.seen_log[player] = len(log)
         if fresh:
-            console.print("[dim]" + "\n".join(fresh[-15:]) + "[/dim]")
+            console.print(Text("\n".join(fresh[-15:]), style="dim"))
 
     def show(self, player: int) -> None:
         view = self.match.view(player)
@@ -245,7 +249,7 @@ class TerminalGame:
             names = [self.game.action_to_str(m.state, a) for a in legal]
             table = Table(show_header=False, box=None)
             for i, name in enumerate(names, 1):
-                table.add_row(f"[cyan]{i:>3}[/cyan]", name)
+                table.add_row(Text(f"{i:>3}", style="cyan"), Text(name))
             console.print(table)
             hint = " (secret)" if simultaneous else ""
             try:
@@ -263,7 +267,7 @@ class TerminalGame:
                 self.show(player)
                 continue
             if low == "log":
-                console.print("\n".join(m.log_for(player)[-40:]) or "(nothing yet)")
+                console.print(Text("\n".join(m.log_for(player)[-40:]) or "(nothing yet)"))
                 continue
             if low in ("quit", "exit"):
                 console.print("Game abandoned.")
@@ -283,7 +287,7 @@ class TerminalGame:
                 else:
                     m.play(text, player)
             except GameError as e:
-                console.print(f"[red]{e}[/red]")
+                console.print(Text(str(e), style="red"))
                 continue
             return True
 
@@ -313,7 +317,7 @@ def replay(file: str, seat: int | None, step: bool) -> None:
     for i, ((p, a), s) in enumerate(zip(rec.actions, states)):
         line = game.observe_action(s, a, None if p < 0 else p, seat)
         if line is not None:
-            console.print(f"{i + 1:>4}. {line}")
+            console.print(Text(f"{i + 1:>4}. {line}"))
         if step:
             console.print(Panel(render_view(game, game.view(states[i + 1], seat))))
             if input("Enter for the next move, q to stop: ").strip().lower() == "q":
