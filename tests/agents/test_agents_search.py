@@ -367,7 +367,7 @@ def test_auto_rollout_uses_the_heuristic_unless_it_is_too_slow(monkeypatch):
     s, p = next((s, p) for s, p in decision_states(game, 8) if len(game.legal_actions(s, p)) > 1)
     untimed = ISMCTSAgent(SearchConfig(iterations=2, seconds=None, rollout="auto"))
     untimed.act(observation(game, s, p, 0))
-    assert untimed.rollout == "heuristic"  # no time budget: nothing to save
+    assert untimed.rollout == "heuristic" and untimed.slow is False  # no time budget
     monkeypatch.setattr(search, "AUTO_HEURISTIC_LIMIT", -1.0)  # every heuristic is "too slow"
     slow = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="auto"))
     slow.act(observation(game, s, p, 0))
@@ -379,6 +379,15 @@ def test_auto_rollout_uses_the_heuristic_unless_it_is_too_slow(monkeypatch):
     # The probe uses its own stream: the decision equals a fixed heuristic-rollout search.
     fixed = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="heuristic"))
     assert fixed.act(observation(game, s, p, 0)) == fast.act(observation(game, s, p, 0))
+    # prior=auto: PUCT (lean on the heuristic) when the heuristic is slow, else heuristic first.
+    monkeypatch.setattr(search, "AUTO_HEURISTIC_LIMIT", -1.0)
+    lean = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="heuristic", prior="auto"))
+    lean.act(observation(game, s, p, 0))
+    assert (lean.slow, lean.rollout, lean.prior) == (True, "heuristic", "puct")
+    monkeypatch.setattr(search, "AUTO_HEURISTIC_LIMIT", 10.0)
+    quick = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="heuristic", prior="auto"))
+    quick.act(observation(game, s, p, 0))
+    assert (quick.slow, quick.prior) == (False, "heuristic")
 
 
 @pytest.mark.parametrize("prior", ["heuristic", "puct"])

@@ -85,7 +85,8 @@ class SearchConfig:
         prior: ``heuristic`` tries the heuristic's move first at a new node, then
             the other untried actions, then ISUCT; ``puct`` gives the heuristic's move
             most of a PUCT prior (a small budget mostly deepens the heuristic's line);
-            ``none`` tries untried actions in random order, then ISUCT.
+            ``none`` tries untried actions in random order, then ISUCT; ``auto`` is
+            ``puct`` when the heuristic is slow (see ``rollout``), else ``heuristic``.
         survival: in a lost co-operative game, credit ``survival * t`` where t is
             the share of the game's maximal length played (a longer defence is better).
     """
@@ -113,8 +114,8 @@ class SearchConfig:
             )
         if self.opponents not in ("public", "own"):
             raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
-        if self.prior not in ("none", "heuristic", "puct"):
-            raise GameError(f"prior {self.prior!r} is not known; use none, heuristic or puct")
+        if self.prior not in ("none", "heuristic", "puct", "auto"):
+            raise GameError(f"prior {self.prior!r} is not known; use none, heuristic, puct or auto")
 
 
 # Difficulty levels: a budget and a policy each. The iteration budget is what the level
@@ -124,8 +125,8 @@ class SearchConfig:
 # heuristic bot instead of replacing it with near-random play.
 LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="random"),
-    "normal": SearchConfig(iterations=100, seconds=1.5, rollout="auto", prior="heuristic"),
-    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="auto", prior="heuristic"),
+    "normal": SearchConfig(iterations=100, seconds=1.5, rollout="heuristic", prior="auto"),
+    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="auto"),
 }
 TEAM_LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="heuristic", survival=0.2),
@@ -207,7 +208,9 @@ class ISMCTSAgent:
         self.config = config or LEVELS["normal"]
         self.name = name
         self.last = SearchStats()
-        self.rollout: str | None = None  # what "auto" chose, once known
+        self.slow: bool | None = None  # is the heuristic too slow for rollouts? (once known)
+        self.rollout: str | None = None  # the rollout policy and prior of the last search
+        self.prior: str | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
@@ -220,14 +223,15 @@ class ISMCTSAgent:
             return legal[0]
         return self.search(obs)
 
-    def _rollout_mode(self, obs: Observation) -> str:
-        """Returns the rollout policy; ``auto`` times the heuristic once (CPU time)."""
-        mode = self.config.rollout
-        if mode != "auto":
-            return mode
-        if self.rollout is None:
+    def _slow_heuristic(self, obs: Observation) -> bool:
+        """Returns True when the game's heuristic is too slow to roll out with freely.
+
+        Measured once per agent, at its first search, in CPU time (so that a busy
+        machine does not change the answer); never slow without a time budget.
+        """
+        if self.slow is None:
             if self.config.seconds is None:
-                self.rollout = "heuristic"
+                self.slow = False
             else:
                 # Time one heuristic rollout (CPU time, so a busy machine does not change
                 # the choice), with a private stream so that the search's own stream is
@@ -252,8 +256,18 @@ class ISMCTSAgent:
                     if time.process_time() - start > limit or time.perf_counter() > wall_end:
                         break
                 cost = (time.process_time() - start) / max(decisions, 1)
-                self.rollout = "heuristic" if cost <= AUTO_HEURISTIC_LIMIT else "random"
-        return self.rollout
+                self.slow = cost > AUTO_HEURISTIC_LIMIT
+        return self.slow
+
+    def _modes(self, obs: Observation) -> tuple[str, str]:
+        """Returns the rollout policy and the prior, resolving ``auto``."""
+        rollout, prior = self.config.rollout, self.config.prior
+        if rollout == "auto":
+            rollout = "random" if self._slow_heuristic(obs) else "heuristic"
+        if prior == "auto":
+            prior = "puct" if self._slow_heuristic(obs) else "heuristic"
+        self.rollout, self.prior = rollout, prior
+        return rollout, prior
 
     # ---- search ----------------------------------------------------------------
     def search(self, obs: Observation) -> int:
@@ -273,9 +287,10 @@ class ISMCTSAgent:
         heuristic = game.heuristic_action
         start = time.perf_counter()
         deadline = None if cfg.seconds is None else start + cfg.seconds
-        policy = _policy(game, self._rollout_mode(obs), cfg.epsilon, rng)
-        use_prior = cfg.prior != "none"
-        puct = cfg.prior == "puct"
+        rollout, prior = self._modes(obs)
+        policy = _policy(game, rollout, cfg.epsilon, rng)
+        use_prior = prior != "none"
+        puct = prior == "puct"
         own = cfg.opponents == "own"
         # One table for every player's information sets: key -> {action: [visits, total, available]}.
         table: dict[Any, dict[int, list]] = {}
