@@ -42,6 +42,7 @@ from .errors import (
     InvalidActionError,
     NotYourTurnError,
 )
+from .match import sample_chance
 from .records import Record
 
 __all__ = [
@@ -68,13 +69,7 @@ class SeededChooser:
         return self.rng.randrange(n)
 
     def chance(self, outcomes: list[tuple[int, float]]) -> int:
-        r = self.rng.random()
-        acc = 0.0
-        for a, p in outcomes:
-            acc += p
-            if r < acc:
-                return a
-        return outcomes[-1][0]
+        return sample_chance(outcomes, self.rng)
 
 
 class HypothesisChooser:
