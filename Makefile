@@ -15,8 +15,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
+# The main job: the web server on the embedded SQLite default (it prints the address to open).
+# `kingmaker menu` plays in the terminal instead.
 play: $(STAMP)
-	$(BIN)/kingmaker menu
+	$(BIN)/kingmaker serve
 
 # Services the tests need (a browser, a database server) are installed and
 # started by scripts/test-services.sh when it exists; it prints what it did.

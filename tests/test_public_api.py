@@ -8,7 +8,8 @@ from kingmaker.core import errors
 
 # Changing this set is a decision: update it only together with CONTRACT.md / the docs.
 PUBLIC = {
-    "CHANCE", "SIMULTANEOUS", "TERMINAL", "ActionError", "Agent", "ConflictError", "Game",
+    "CHANCE", "SIMULTANEOUS", "TERMINAL", "ActionError", "BadRequestError", "NotFoundError",
+    "SeatForbiddenError", "Agent", "ConflictError", "Game",
     "GameError", "GameInfo", "GameOverError", "IllegalActionError", "InvalidActionError",
     "InvalidOptionError", "InvalidPlayersError", "InvalidStateError", "LogEntry", "Match",
     "NotYourTurnError", "Observation", "Option", "Record", "RecordError", "UnknownGameError",
@@ -24,6 +25,9 @@ CODES = {
     "state/invalid": "InvalidStateError",
     "record/invalid": "RecordError",
     "match/conflict": "ConflictError",
+    "match/not_found": "NotFoundError",
+    "seat/forbidden": "SeatForbiddenError",
+    "request/invalid": "BadRequestError",
     "action/error": "ActionError",
     "action/invalid": "InvalidActionError",
     "action/illegal": "IllegalActionError",
@@ -61,6 +65,8 @@ def test_contract_game_methods_exist():
 
 
 def test_error_tree_and_stable_codes():
+    import kingmaker.web.hub  # noqa: F401  (the web adds no codes of its own)
+
     assert {code: cls.__name__ for code, cls in errors.error_codes().items()} == CODES
     assert issubclass(kingmaker.IllegalActionError, ValueError)
     assert issubclass(kingmaker.InvalidActionError, ValueError)

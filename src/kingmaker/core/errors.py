@@ -10,6 +10,9 @@ Each class has a stable ``code`` that the web API returns unchanged::
     ├── InvalidStateError          state/invalid         (also ValueError)
     ├── RecordError                record/invalid        (also ValueError)
     ├── ConflictError              match/conflict
+    ├── NotFoundError              match/not_found       (a match or seat the server lacks)
+    ├── SeatForbiddenError         seat/forbidden        (a seat token without that right)
+    ├── BadRequestError            request/invalid       (also ValueError; ill-formed request)
     └── ActionError                action/error          (also ValueError)
         ├── InvalidActionError     action/invalid        text that does not parse
         └── IllegalActionError     action/illegal        well-formed, not legal now
@@ -24,6 +27,9 @@ from __future__ import annotations
 
 __all__ = [
     "ActionError",
+    "BadRequestError",
+    "NotFoundError",
+    "SeatForbiddenError",
     "ConflictError",
     "GameError",
     "GameOverError",
@@ -88,6 +94,24 @@ class ConflictError(GameError):
     """Two moves raced for the same version of a match; this one lost."""
 
     code = "match/conflict"
+
+
+class NotFoundError(GameError, LookupError):
+    """No match (or seat) with that id."""
+
+    code = "match/not_found"
+
+
+class SeatForbiddenError(GameError):
+    """A seat token does not give the right the request asks for."""
+
+    code = "seat/forbidden"
+
+
+class BadRequestError(GameError, ValueError):
+    """A request that is not well formed (missing or ill-typed fields)."""
+
+    code = "request/invalid"
 
 
 class ActionError(GameError, ValueError):

@@ -20,7 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.api import CHANCE, SIMULTANEOUS, TERMINAL, node_name
-from ..core.errors import ConflictError, GameError, RecordError
+from ..core.errors import (
+    BadRequestError,
+    ConflictError,
+    GameError,
+    NotFoundError,
+    RecordError,
+    SeatForbiddenError,
+)
 from ..core.match import Match
 from ..core.registry import available_games, game_class, make
 from .storage import ActionRow, MatchRow, SeatRow, Storage, hash_token
@@ -30,23 +37,7 @@ log = logging.getLogger("kingmaker.web")
 __all__ = ["BadRequestError", "Hub", "LiveMatch", "NotFoundError", "SeatForbiddenError"]
 
 
-# ---- the web's own typed errors (subclasses of GameError, so error_codes() lists them) ----
-class NotFoundError(GameError):
-    """No match (or seat) with that id."""
-
-    code = "match/not_found"
-
-
-class SeatForbiddenError(GameError):
-    """The request's seat token does not give the right it asks for."""
-
-    code = "seat/forbidden"
-
-
-class BadRequestError(GameError):
-    """A request that is not well formed (missing or ill-typed fields)."""
-
-    code = "request/invalid"
+# The web's typed errors live in the core error tree (kingmaker.core.errors).
 
 
 HTTP_STATUS = {
