@@ -2,12 +2,15 @@
 
 Creates games against bots from the lobby, plays them by clicking on the picture,
 reloads the page and restarts the server mid-game, and keeps a screenshot of each
-game's page in docs/screenshots/.
+game's page (in docs/screenshots/ when KINGMAKER_SCREENSHOTS=docs/screenshots is set,
+otherwise in a temporary folder, so a test run does not rewrite tracked files).
 """
 
 from __future__ import annotations
 
+import os
 import random
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,7 +18,9 @@ import pytest
 import kingmaker
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
+SHOTS = Path(os.environ.get("KINGMAKER_SCREENSHOTS") or Path(tempfile.gettempdir()) / "kingmaker-screenshots")
+if not SHOTS.is_absolute():
+    SHOTS = ROOT / SHOTS
 BOARDS = ROOT / "src" / "kingmaker" / "web" / "static" / "boards"
 ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
