@@ -1,7 +1,10 @@
 """Agents: they act on an ``Observation`` (a seat's view), never on the true state.
 
 ``make_agent("random" | "heuristic", game)`` builds the basic bots; search
-agents register further kinds with ``register_agent``.
+agents register further kinds with ``register_agent``: ``kingmaker.agents.search``
+adds ``ismcts[:easy|normal|hard]`` and the co-operative ``team`` agent. The arena
+is ``kingmaker.agents.arena`` (``kingmaker arena``), the agent benchmark
+``kingmaker.agents.bench`` (``kingmaker bench --agents``). See docs/agents.md.
 """
 
 from __future__ import annotations
