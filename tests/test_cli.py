@@ -90,3 +90,12 @@ def test_bench_json():
     rows = data["rows"]
     assert [row["players"] for row in rows] == [2, 3, 4]
     assert all(row["decisions_per_s"] > 0 and row["games_per_s"] > 0 for row in rows)
+
+
+def test_menu_picks_game_players_bots_and_reprompts_a_bad_option():
+    ids = kingmaker.available_games()
+    k = ids.index("kings-kilt") + 1
+    r = run("menu", input=f"{k}\n2\n1\nrandom\nodd\nrulebook\nquit\n")
+    assert r.exit_code == 0
+    flat = " ".join(r.output.split())
+    assert "is not allowed" in flat and "King's Kilt, 2 players" in flat and "Game abandoned" in flat

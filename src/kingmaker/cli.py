@@ -383,16 +383,24 @@ def menu() -> None:
     humans_n = _ask_int("How many people at this terminal", 1, n, 1)
     from .agents import agent_kinds
 
-    kinds = [k for k in agent_kinds() if k != "ismcts"] + (["ismcts:normal"] if "ismcts" in agent_kinds() else [])
-    default_bot = "ismcts:normal" if "ismcts:normal" in kinds else "heuristic"
+    search = "team" if cls.cooperative else "ismcts"
+    kinds = [k for k in agent_kinds() if k not in ("ismcts", "team")]
+    if search in agent_kinds():
+        kinds += [f"{search}:{level}" for level in ("easy", "normal", "hard")]
+    default_bot = f"{search}:normal" if f"{search}:normal" in kinds else "heuristic"
     bot = default_bot
     if humans_n < n:
         raw = click.prompt(f"Bot for the other seats ({', '.join(kinds)})", default=default_bot)
         bot = raw.strip()
     options = {}
     for o in cls.options:
-        raw = click.prompt(f"Option {o.name} ({'|'.join(map(_fmt, o.allowed))})", default=_fmt(o.default))
-        options[o.name] = raw
+        while True:
+            raw = click.prompt(f"Option {o.name} ({'|'.join(map(_fmt, o.allowed))})", default=_fmt(o.default))
+            try:
+                options[o.name] = o.coerce(raw)
+                break
+            except GameError as e:
+                console.print(Text(str(e), style="red"))
     try:
         g = make(gid, players=n, **options)
         match = _build_match(g, tuple(range(humans_n)), (bot,), None)
