@@ -144,3 +144,14 @@ def test_heuristic_beats_random_in_most_two_player_games():
         m.run()
         wins += m.returns()[seed % 2]
     assert wins / 60 > 0.6
+
+
+def test_observation_sampler_holds_no_true_hidden_state():
+    """Even the sampler's closure holds a resampled state, never the true one."""
+    g = kingmaker.make("kings-kilt", players=3)
+    m = kingmaker.Match(g, [None, RandomAgent(), RandomAgent()], seed=13)
+    m.run()
+    obs = m.observation(0)
+    held = [c.cell_contents for c in obs._sampler.__closure__]
+    assert m.state not in held
+    assert obs.sample(random.Random(4)) == g.sample_hidden(m.state, 0, random.Random(4))

@@ -146,12 +146,16 @@ class Match:
         """Returns what ``player`` is given to decide: never the true state."""
         state = self._state
         game = self.game
+        # The sampler starts from a state already resampled for this seat, so not even
+        # its closure holds the true hidden parts. Samples depend only on the view (the
+        # conformance suite checks it), so they are the same as from the true state.
+        base = game.sample_hidden(state, player, random.Random(f"{self.seed}/observe/{player}"))
         return Observation(
             game,
             player,
             game.view(state, player),
             game.legal_actions(state, player),
-            lambda rng: game.sample_hidden(state, player, rng),
+            lambda rng: game.sample_hidden(base, player, rng),
             self.agent_rngs[player],
         )
 
