@@ -1515,32 +1515,28 @@ def fight_king(fps: list[int]) -> list[int]:
     return out
 
 
-def drug_king(drugs: list[list[int]]) -> list[int]:
-    """Returns the Drug King respect: per colour the most chips earns its value, ties half each."""
-    n = len(drugs)
+def _most_per_category(counts: list[list[int]], sole: tuple[int, ...], tied: tuple[int, ...]) -> list[int]:
+    """Returns the respect for having the most of each category: ``sole[c]`` alone, ``tied[c]`` each on a tie."""
+    n = len(counts)
     out = [0] * n
-    for d in range(3):
-        most = max(x[d] for x in drugs)
+    for c in range(len(sole)):
+        most = max(x[c] for x in counts)
         if not most:
             continue
-        top = [p for p in range(n) if drugs[p][d] == most]
+        top = [p for p in range(n) if counts[p][c] == most]
         for p in top:
-            out[p] += DRUG_KING[d] if len(top) == 1 else DRUG_KING[d] // 2
+            out[p] += sole[c] if len(top) == 1 else tied[c]
     return out
+
+
+def drug_king(drugs: list[list[int]]) -> list[int]:
+    """Returns the Drug King respect: per colour the most chips earns its value, ties half each."""
+    return _most_per_category(drugs, tuple(DRUG_KING), tuple(v // 2 for v in DRUG_KING))
 
 
 def crew_king(crews: list[list[int]]) -> list[int]:
     """Returns the Crew King respect: most members of a type earns 5, tied players 2 each."""
-    n = len(crews)
-    out = [0] * n
-    for t in range(3):
-        most = max(x[t] for x in crews)
-        if not most:
-            continue
-        top = [p for p in range(n) if crews[p][t] == most]
-        for p in top:
-            out[p] += CREW_KING if len(top) == 1 else CREW_KING_TIED
-    return out
+    return _most_per_category(crews, (CREW_KING,) * 3, (CREW_KING_TIED,) * 3)
 
 
 def most_of(values: list[int], award: int) -> list[int]:
