@@ -159,6 +159,22 @@ def decision_states(game, seed, limit=400):
         s = game.apply(s, rng.choice(game.legal_actions(s, p)), p)
 
 
+def every_state(game, seed):
+    """Yields every state, chance nodes included, of a seeded random game."""
+    rng = random.Random(seed)
+    s = game.new_initial_state()
+    for _ in range(game.info.max_game_length + 1):
+        yield s
+        cp = game.current_player(s)
+        if cp == TERMINAL:
+            return
+        if cp == CHANCE:
+            s = game.apply(s, kingmaker.sample_chance(game.chance_outcomes(s), rng))
+            continue
+        p = cp if cp >= 0 else game.acting_players(s)[0]
+        s = game.apply(s, rng.choice(game.legal_actions(s, p)), p)
+
+
 def small(game, iterations=12):
     return ISMCTSAgent(SearchConfig(iterations=iterations, seconds=None, rollout="random"))
 
@@ -235,7 +251,8 @@ def test_parse_level_names_and_overrides():
     "text,words",
     [
         ("impossible", "no difficulty level"),
-        ("normal/depth=3", "no search setting"),
+        ("normal/width=3", "no search setting"),
+        ("normal/depth=-1", "depth must be at least 0"),
         ("iterations=many", "not a int"),
         ("rollout=greedy", "rollout 'greedy'"),
         ("iterations=0", "at least 1"),
@@ -398,3 +415,120 @@ def test_search_overrules_a_wrong_heuristic_prior(prior):
         s = (card, 0, -1, -1)
         agent = ISMCTSAgent(SearchConfig(iterations=300, prior=prior, rollout="random"))
         assert agent.act(observation(game, s, 0, seed=card)) == card
+
+
+# ---- game evaluations and search hints ---------------------------------------------------
+class LongWalk(Game):
+    """Player 0 picks a door (0-2), then 30 coin moves; door 2 wins at the end.
+
+    ``evaluate`` judges only every tenth step and (wrongly) rates door 1 best, so a
+    search that cuts rollouts short with it picks door 1 and one that rolls out to
+    the end picks door 2.
+    """
+
+    id = "toy-long-walk"
+    name = "Long Walk"
+    constant_sum = 1.0
+    STEPS = 30
+
+    def __init__(self, players: int = 2, **options):
+        super().__init__(players, **options)
+        self.judged: list[int] = []  # the steps at which an estimate was given
+
+    def max_game_length(self) -> int:
+        return self.STEPS + 1
+
+    def new_initial_state(self):
+        return (-1, 0)  # door, coin moves so far
+
+    def current_player(self, s):
+        if s[0] < 0:
+            return 0
+        return TERMINAL if s[1] >= self.STEPS else s[1] % 2
+
+    def legal_actions(self, s, player=None):
+        cp = self.current_player(s)
+        if cp == TERMINAL or player != cp:
+            return []
+        return [0, 1, 2] if s[0] < 0 else [0, 1]
+
+    def apply(self, s, action, player=None):
+        return (action, 0) if s[0] < 0 else (s[0], s[1] + 1)
+
+    def returns(self, s):
+        if self.current_player(s) != TERMINAL:
+            return (0.0, 0.0)
+        return (1.0, 0.0) if s[0] == 2 else (0.0, 1.0)
+
+    def evaluate(self, s):
+        if s[0] < 0 or s[1] % 10:
+            return None
+        self.judged.append(s[1])
+        return (0.9, 0.1) if s[0] == 1 else (0.2, 0.8)
+
+    def view(self, s, player):
+        return {"door": s[0], "steps": s[1]}
+
+    def action_to_str(self, s, action):
+        return f"door {action}" if s[0] < 0 else f"coin {action}"
+
+
+def test_depth_cuts_rollouts_at_the_first_state_the_game_judges():
+    """Evaluate (game contract): with depth=d a rollout goes d decisions, then ends at the
+    first state the game judges and backs up its estimate; without depth it never asks."""
+    game = LongWalk()
+    s = game.new_initial_state()
+    full = ISMCTSAgent(SearchConfig(iterations=60, rollout="random"))
+    assert full.act(observation(game, s, 0, 1)) == 2
+    assert game.judged == []
+    cut = ISMCTSAgent(SearchConfig(iterations=60, rollout="random", depth=0))
+    assert cut.act(observation(game, s, 0, 1)) == 1
+    # The doors are judged at once (step 0); deeper expansions at the next tenth step.
+    assert 0 in game.judged and set(game.judged) <= {0, 10, 20}
+    game.judged.clear()
+    deeper = ISMCTSAgent(SearchConfig(iterations=60, rollout="random", depth=3))
+    assert deeper.act(observation(game, s, 0, 1)) == 1
+    # Three rollout decisions after the door's expansion, then the next judged step.
+    assert game.judged and set(game.judged) <= {10, 20} and 10 in game.judged
+
+
+def test_game_search_hints_tune_normal_and_hard_but_not_easy():
+    class Hinted(LongWalk):
+        search_hints = {"depth": 0, "exploration": 0.3}
+
+    game = Hinted()
+    normal = make_agent("ismcts:normal", game)
+    assert (normal.config.depth, normal.config.exploration) == (0, 0.3)
+    assert make_agent("ismcts:hard", game).config.depth == 0
+    assert make_agent("ismcts:easy", game).config == LEVELS["easy"]
+    # A setting named in the spec beats the game's hint.
+    assert make_agent("ismcts:normal/depth=none", game).config.depth is None
+    assert parse_level("hard/depth=2", hints=Hinted.search_hints).depth == 2
+
+    class Misspelt(LongWalk):
+        search_hints = {"deepth": 0}
+
+    with pytest.raises(GameError, match="unknown search hints"):
+        make_agent("ismcts:normal", Misspelt())
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_game_search_hints_and_evaluation_keep_the_contract(gid):
+    """A game's hints are search settings, and its evaluation (where it judges a state)
+    gives one estimate per player within the game's returns."""
+    cls = kingmaker.game_class(gid)
+    for level in ("normal", "hard"):
+        parse_level(level, hints=cls.search_hints)  # raises on an unknown hint
+    for n in sorted({cls.min_players, cls.max_players}):
+        game = kingmaker.make(gid, players=n)
+        judged = 0
+        for seed in range(3):
+            for s in every_state(game, seed):
+                est = game.evaluate(s)
+                if est is None:
+                    continue
+                judged += 1
+                assert len(est) == n
+                assert all(game.info.min_return - 1e-9 <= x <= game.info.max_return + 1e-9 for x in est)
+        if cls.search_hints.get("depth") is not None:
+            assert judged > 0, "the hints cut rollouts short but the game judges no state"

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -89,6 +89,11 @@ class SearchConfig:
             ``puct`` when the heuristic is slow (see ``rollout``), else ``heuristic``.
         survival: in a lost co-operative game, credit ``survival * t`` where t is
             the share of the game's maximal length played (a longer defence is better).
+        opponents: ``public`` keys the other players' information sets by the public
+            view (single-observer), ``own`` by their own views (multiple-observer).
+        depth: cut rollouts short with the game's ``evaluate``: after this many
+            rollout decisions, the first state the game can judge ends the rollout
+            and its estimate is backed up (None: always roll out to the end).
     """
 
     iterations: int | None = 1000
@@ -99,6 +104,7 @@ class SearchConfig:
     prior: str = "none"
     survival: float = 0.0
     opponents: str = "public"
+    depth: int | None = None
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -112,6 +118,8 @@ class SearchConfig:
                 f"rollout {self.rollout!r} is not known; use {', '.join(ROLLOUTS)}",
                 allowed=list(ROLLOUTS),
             )
+        if self.depth is not None and self.depth < 0:
+            raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
         if self.opponents not in ("public", "own"):
             raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
         if self.prior not in ("none", "heuristic", "puct", "auto"):
@@ -143,23 +151,32 @@ _FIELDS = {
     "prior": str,
     "survival": float,
     "opponents": str,
+    "depth": int,
 }
+# Settings that "none" clears.
+_OPTIONAL = ("iterations", "seconds", "depth")
+# Levels that take a game's search hints; "easy" stays a search that knows nothing of the game.
+HINTED_LEVELS = ("normal", "hard")
 
 
-def parse_level(level: str | None, levels: dict[str, SearchConfig] = LEVELS) -> SearchConfig:
+def parse_level(
+    level: str | None,
+    levels: dict[str, SearchConfig] = LEVELS,
+    hints: Mapping[str, Any] | None = None,
+) -> SearchConfig:
     """Returns the config for a level text such as ``normal`` or ``hard/iterations=500``.
 
     The text is a level name and/or ``key=value`` overrides separated by ``/``
-    (keys: iterations, seconds, rollout, epsilon, exploration, prior, survival;
-    ``none`` clears iterations or seconds).
+    (keys: the fields of ``SearchConfig``; ``none`` clears iterations, seconds or
+    depth). The level's settings come first, then the game's ``hints`` (for the
+    levels in ``HINTED_LEVELS``), then the overrides in the text.
 
     Raises:
         GameError: an unknown level or key, or a value of the wrong type.
     """
-    cfg = levels["normal"]
-    if not level:
-        return cfg
-    for token in level.split("/"):
+    name = "normal"
+    overrides: list[tuple[str, Any]] = []
+    for token in (level or "").split("/"):
         token = token.strip()
         if not token:
             continue
@@ -169,7 +186,7 @@ def parse_level(level: str | None, levels: dict[str, SearchConfig] = LEVELS) -> 
                     f"no difficulty level {token!r}; levels: {', '.join(levels)}",
                     allowed=list(levels),
                 )
-            cfg = levels[token.lower()]
+            name = token.lower()
             continue
         key, _, value = token.partition("=")
         key = key.strip().lower()
@@ -178,10 +195,18 @@ def parse_level(level: str | None, levels: dict[str, SearchConfig] = LEVELS) -> 
             raise GameError(f"no search setting {key!r}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
         value = value.strip()
         try:
-            parsed: Any = None if value.lower() == "none" and key in ("iterations", "seconds") else kind(value)
+            parsed: Any = None if value.lower() == "none" and key in _OPTIONAL else kind(value)
         except ValueError:
             raise GameError(f"search setting {key}={value!r} is not a {kind.__name__}") from None
-        cfg = replace(cfg, **{key: parsed})
+        overrides.append((key, parsed))
+    cfg = levels[name]
+    if hints and name in HINTED_LEVELS:
+        unknown = [k for k in hints if k not in _FIELDS]
+        if unknown:
+            raise GameError(f"unknown search hints {unknown}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
+        cfg = replace(cfg, **dict(hints))
+    if overrides:
+        cfg = replace(cfg, **dict(overrides))
     return cfg
 
 
@@ -285,6 +310,8 @@ class ISMCTSAgent:
         max_len = max(1, game.info.max_game_length)
         c = cfg.exploration
         heuristic = game.heuristic_action
+        evaluate = game.evaluate
+        cut = cfg.depth
         start = time.perf_counter()
         deadline = None if cfg.seconds is None else start + cfg.seconds
         rollout, prior = self._modes(obs)
@@ -309,12 +336,18 @@ class ISMCTSAgent:
             path: list[tuple[list, int]] = []  # (edge stats, player) in the order taken
             expanded = False
             steps = 0
+            rolled = 0  # rollout decisions so far
+            est = None  # the game's estimate where the rollout was cut short
             first = True
             # ---- selection and expansion, then the rollout --------------------------
             while True:
                 cp = game.current_player(s)
                 if cp == TERMINAL:
                     break
+                if cut is not None and expanded and rolled >= cut:
+                    est = evaluate(s)
+                    if est is not None:
+                        break
                 if cp == CHANCE:
                     s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
                     steps += 1
@@ -328,6 +361,7 @@ class ISMCTSAgent:
                 for p in players:
                     if expanded:
                         a = policy(s, p)
+                        rolled += 1
                     else:
                         if first and p == me:
                             node = root
@@ -353,11 +387,13 @@ class ISMCTSAgent:
                     break
                 if deadline is not None and it > 1 and time.perf_counter() > deadline:
                     break  # out of time in a long rollout: drop this iteration
-            if deadline is not None and it > 1 and not game.is_terminal(s) and steps <= max_len + 1:
+            if est is None and deadline is not None and it > 1 and not game.is_terminal(s) and steps <= max_len + 1:
                 it -= 1
                 break
             # ---- back-up ------------------------------------------------------------
-            if game.is_terminal(s):
+            if est is not None:
+                r = [(x - lo) * scale for x in est]
+            elif game.is_terminal(s):
                 ret = game.returns(s)
                 r = [(x - lo) * scale for x in ret]
                 if coop and cfg.survival > 0.0:
@@ -504,7 +540,7 @@ class TeamAgent(ISMCTSAgent):
 
 def _ismcts_factory(game: Game, level: str | None = None, **kw: Any) -> ISMCTSAgent:
     levels = TEAM_LEVELS if game.info.cooperative else LEVELS
-    cfg = parse_level(level, levels)
+    cfg = parse_level(level, levels, game.search_hints)
     if kw:
         cfg = replace(cfg, **kw)
     if game.info.cooperative:
@@ -518,7 +554,7 @@ def _team_factory(game: Game, level: str | None = None, **kw: Any) -> TeamAgent:
             f"the team agent plays co-operative games; {game.name} is competitive (use ismcts)",
             game=game.id,
         )
-    cfg = parse_level(level, TEAM_LEVELS)
+    cfg = parse_level(level, TEAM_LEVELS, game.search_hints)
     if kw:
         cfg = replace(cfg, **kw)
     return TeamAgent(cfg, name=f"team:{level or 'normal'}")

@@ -208,6 +208,11 @@ class Game:
     # hidden-information checks every k-th step).
     conformance_games: ClassVar[int] = 200
     conformance_hidden_every: ClassVar[int] = 1
+    # Settings of the IS-MCTS difficulty levels that suit this game (keys of
+    # kingmaker.agents.search.SearchConfig, e.g. {"depth": 0} to cut rollouts short
+    # with ``evaluate``). A level's own settings apply first, then these, then any
+    # setting named in an agent spec.
+    search_hints: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self, players: int, **options: Any) -> None:
         self.num_players = players
@@ -352,6 +357,16 @@ class Game:
         It must read only what ``player`` may know. The default picks uniformly.
         """
         return rng.choice(self.legal_actions(s, player))
+
+    def evaluate(self, s: Any) -> tuple[float, ...] | None:
+        """Returns an estimate of every player's return from a non-terminal state, or None.
+
+        Search agents call it on the full (determinised) states they simulate, to
+        end a rollout early: a game returns estimates (each within ``min_return``
+        and ``max_return``) at the states it can judge, and None where it cannot
+        (then the rollout goes on). The default judges no state.
+        """
+        return None
 
     # ---- checked play ---------------------------------------------------------
     def play(self, s: Any, action_or_text: int | str, player: int | None = None) -> Any:

@@ -10,6 +10,7 @@ not looked at.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING
 
@@ -198,6 +199,24 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
     if mine_att:
         score += 0.3 * max(0.0, max(v for _, v in mine_att))
     return score
+
+
+# The evaluation's scale on the logistic curve: fitted (maximum likelihood) on the
+# outcomes of 160 heuristic games with 10% random moves, 6900 positions.
+WIN_SCALE = 15.0
+
+
+def win_chance(game: Kingpin, s: State) -> tuple[float, float] | None:
+    """Returns each player's estimated chance to win from ``s`` (None before the mafias are
+    chosen): the evaluation from both sides on a logistic curve, averaged."""
+    if s.phase == END:
+        return (1.0, 0.0) if s.winner == 0 else (0.0, 1.0)
+    if s.phase == CHOOSE:
+        return None
+    e0 = max(-40.0, min(40.0, evaluate(game, s, 0) / WIN_SCALE))
+    e1 = max(-40.0, min(40.0, evaluate(game, s, 1) / WIN_SCALE))
+    v = (1.0 / (1.0 + math.exp(-e0)) + 1.0 - 1.0 / (1.0 + math.exp(-e1))) / 2
+    return (v, 1.0 - v)
 
 
 def heuristic_action(game: Kingpin, s: State, player: int, rng: random.Random) -> int:

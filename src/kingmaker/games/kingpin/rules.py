@@ -90,6 +90,10 @@ class Kingpin(Game):
     State = State
     conformance_games = 200
     conformance_hidden_every = 1
+    # The heuristic costs 1-2 ms a decision, so a rollout to the end is dear: the
+    # search plays two heuristic moves past a new node and then judges the position
+    # with the bot's evaluation (bot.win_chance); see docs/agents.md.
+    search_hints = {"depth": 2, "prior": "heuristic"}
 
     def __init__(self, players: int, **options: Any) -> None:
         super().__init__(players, **options)
@@ -614,6 +618,11 @@ class Kingpin(Game):
         from .bot import heuristic_action
 
         return heuristic_action(self, s, player, rng)
+
+    def evaluate(self, s: State) -> tuple[float, ...] | None:
+        from .bot import win_chance
+
+        return win_chance(self, s)
 
     # ---- checks ---------------------------------------------------------------------------
     def validate_state(self, s: State) -> None:

@@ -17,6 +17,7 @@ Hideouts are shed like any card: Lie Low only helps a hand of nothing else.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING
 
@@ -30,11 +31,12 @@ from .data import (
     FF_RED,
     NUM_KINDS,
     ONTO,
+    ROUNDS,
     RUB_OUT_BITS,
     VALUE,
     remove_card,
 )
-from .state import RUB_OUT, State
+from .state import DEAL, RUB_OUT, State
 
 if TYPE_CHECKING:
     from .rules import Kingpins
@@ -121,3 +123,34 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
         if hand & ~FF_ALL_BITS:  # a card that may go on the emptied space
             return moves[int(noise() * len(moves))]
     return A.END_TURN
+
+
+# The spread (standard deviation) of the difference between two players' scores in one
+# round under the heuristic's play, by player count: measured on 100, 80 and 60 heuristic
+# games of 2, 3 and 4 players with the default options (/tmp scripts are not kept; rerun
+# with ``round_spread``).
+ROUND_SPREAD = {2: 22.6, 3: 20.2, 4: 16.4}
+
+
+def standings_value(game: Kingpins, s: State) -> tuple[float, ...] | None:
+    """Returns each player's expected return from the running totals between two rounds.
+
+    Only a state where a round has just been scored is judged (None elsewhere). Each
+    pair's remaining rounds are taken as a normal difference of spread
+    ``ROUND_SPREAD * sqrt(rounds left)``; a player's expected return is the mean chance
+    of finishing below each rival, which is what the rank returns pay.
+    """
+    if s.phase != DEAL or s.deal != 0 or not s.history:
+        return None
+    n = game.num_players
+    left = ROUNDS - s.round
+    spread = ROUND_SPREAD.get(n, 20.0) * math.sqrt(max(left, 1)) * math.sqrt(2.0)
+    totals = s.totals
+    out = []
+    for i in range(n):
+        v = 0.0
+        for j in range(n):
+            if j != i:
+                v += 0.5 * (1.0 + math.erf((totals[j] - totals[i]) / spread))
+        out.append(v / (n - 1))
+    return tuple(out)

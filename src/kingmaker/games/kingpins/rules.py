@@ -107,6 +107,9 @@ class Kingpins(Game):
     )
     State = State
     conformance_games = 200
+    # Rollouts stop when the round they are in is scored; the totals then say who is
+    # likely to win (bot.standings_value), and the later deals are left to luck.
+    search_hints = {"depth": 0}
     conformance_hidden_every = 7
 
     def __init__(self, players: int, **options: Any) -> None:
@@ -488,6 +491,11 @@ class Kingpins(Game):
         from .bot import heuristic_action
 
         return heuristic_action(self, s, player, rng)
+
+    def evaluate(self, s: State) -> tuple[float, ...] | None:
+        from .bot import standings_value
+
+        return standings_value(self, s)
 
     # ---- checks -------------------------------------------------------------------
     def validate_state(self, s: State) -> None:
