@@ -109,3 +109,32 @@ def test_heuristic_takes_a_win_and_stops_an_exit():
     #   1  Yoichi v (on a red triangle of player 1)   Vasili <
     s = game.position({"a1": "Yoichi S", "b1": "Vasili W", "d4": "Grigori N"}, mafias=("russian", "yakuza"))
     assert game.action_to_str(s, game.heuristic_action(s, 0, rng)) == "shoot b1 W"
+
+
+def test_evaluation_is_a_win_chance_that_agrees_with_the_bot():
+    """Game.evaluate for the search: nothing before the mafias are chosen, a certain result at
+    the end, otherwise both players' chances summing to 1, favouring the side the bot's
+    evaluation favours from both seats."""
+    from kingmaker.games.kingpin.bot import evaluate
+    from kingmaker.games.kingpin.state import CHOOSE
+
+    game = kingmaker.make("kingpin")
+    agree = 0
+    for seed in range(4):
+        for s in _random_game(game, seed):
+            est = game.evaluate(s)
+            if s.phase == CHOOSE:
+                assert est is None
+                continue
+            if game.is_terminal(s):
+                assert est[s.winner] == 1.0
+                continue
+            assert sum(est) == pytest.approx(1.0) and 0.0 <= est[0] <= 1.0
+            e0, e1 = evaluate(game, s, 0), evaluate(game, s, 1)
+            if e0 > 0 > e1:
+                assert est[0] > 0.5
+                agree += 1
+            elif e1 > 0 > e0:
+                assert est[1] > 0.5
+                agree += 1
+    assert agree > 20

@@ -26,6 +26,7 @@ from kingmaker.games.kingpins.data import (
     remove_card,
 )
 from kingmaker.games.kingpins.render import render
+from kingmaker.games.kingpins.state import DEAL
 
 # ---- the designed deck ----------------------------------------------------------------
 
@@ -248,3 +249,39 @@ def test_chance_deal_probabilities_follow_the_copies_left():
     s = deal(g, s, "Fr")
     assert kinds(s.unseen) == [k("V7"), k("Fr")]
     assert g.current_player(s) == 1 and g.current_player(g.new_initial_state()) == CHANCE
+
+
+# ---- the search's evaluation (Game.evaluate) -----------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_evaluation_judges_only_the_standings_between_rounds(players):
+    """Game End (lowest total wins): between rounds the estimate favours the lower total,
+    shares evenly on equal totals, and pays out n/2 in all as the rank returns do; mid-round
+    and during the first round nothing is judged (the search rolls out further)."""
+    from dataclasses import replace
+
+    game = make(players)
+    judged = 0
+    for s in random_game(game, 5, heuristic=True):
+        est = game.evaluate(s)
+        if not s.history or s.phase != DEAL or s.deal:
+            assert est is None
+            continue
+        judged += 1
+        assert sum(est) == pytest.approx(players / 2)
+        lowest = min(range(players), key=lambda p: s.totals[p])
+        if s.totals.count(s.totals[lowest]) == 1:
+            assert max(est) == est[lowest] > 1 / 2
+        even = game.evaluate(replace(s, totals=(s.totals[0],) * players))
+        assert even == pytest.approx((0.5,) * players)
+    assert judged == 4  # after rounds 1 to 4; the fifth ends the game
+
+
+def test_evaluation_trusts_a_lead_more_as_the_rounds_run_out():
+    from dataclasses import replace
+
+    game = make(2)
+    s = next(s for s in random_game(game, 7, heuristic=True) if s.phase == DEAL and s.history and not s.deal)
+    ahead = [game.evaluate(replace(s, round=r, totals=(10, 25)))[0] for r in (1, 2, 3, 4)]
+    assert 0.5 < ahead[0] < ahead[1] < ahead[2] < ahead[3] < 1.0
