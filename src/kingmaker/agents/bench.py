@@ -7,7 +7,8 @@ actions) are kept, from the opening to the late game. At those positions:
 - **iterations per second**: IS-MCTS with random rollouts and a time budget
   (``seconds`` split over the positions) counts its iterations;
 - **time per move** at ``easy``, ``normal`` and ``hard``: each level decides
-  once at every position with its real budget (iterations, capped by time);
+  once at every position with its real budget (iterations, capped by time) and
+  the game's search hints, as ``make_agent`` builds it;
   the mean and the longest are reported.
 """
 
@@ -70,7 +71,7 @@ def agent_bench(game_ids: list[str], seconds: float = 2.0, positions: int = 3) -
     easy, normal and hard: ``<level>_mean_s``, ``<level>_max_s`` and
     ``<level>_iterations`` (mean iterations per move).
     """
-    from .search import LEVELS, TEAM_LEVELS, ISMCTSAgent, SearchConfig
+    from .search import LEVELS, TEAM_LEVELS, ISMCTSAgent, SearchConfig, parse_level
 
     rows = []
     for gid in game_ids:
@@ -90,8 +91,8 @@ def agent_bench(game_ids: list[str], seconds: float = 2.0, positions: int = 3) -
             spent += agent.last.seconds
         row["iterations_per_second"] = its / spent if spent > 0 else 0.0
         levels = TEAM_LEVELS if game.info.cooperative else LEVELS
-        for name, cfg in levels.items():
-            agent = ISMCTSAgent(cfg)
+        for name in levels:
+            agent = ISMCTSAgent(parse_level(name, levels, game.search_hints))  # as make_agent builds it
             times = []
             iters = []
             for i, (s, p) in enumerate(points):
