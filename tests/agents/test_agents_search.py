@@ -505,6 +505,14 @@ def test_game_search_hints_tune_normal_and_hard_but_not_easy():
     assert make_agent("ismcts:normal/depth=none", game).config.depth is None
     assert parse_level("hard/depth=2", hints=Hinted.search_hints).depth == 2
 
+    class PerLevel(LongWalk):
+        search_hints = {"depth": 1, "normal": {"iterations": 300}, "hard": {"iterations": 900, "depth": 4}}
+
+    normal = parse_level("normal", hints=PerLevel.search_hints)
+    hard = parse_level("hard", hints=PerLevel.search_hints)
+    assert (normal.iterations, normal.depth, hard.iterations, hard.depth) == (300, 1, 900, 4)
+    assert parse_level("hard/iterations=5", hints=PerLevel.search_hints).iterations == 5
+
     class Misspelt(LongWalk):
         search_hints = {"deepth": 0}
 

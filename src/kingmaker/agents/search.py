@@ -169,7 +169,9 @@ def parse_level(
     The text is a level name and/or ``key=value`` overrides separated by ``/``
     (keys: the fields of ``SearchConfig``; ``none`` clears iterations, seconds or
     depth). The level's settings come first, then the game's ``hints`` (for the
-    levels in ``HINTED_LEVELS``), then the overrides in the text.
+    levels in ``HINTED_LEVELS``: its flat settings, then those under the level's
+    name, e.g. ``{"depth": 0, "hard": {"iterations": 2000}}``), then the overrides
+    in the text.
 
     Raises:
         GameError: an unknown level or key, or a value of the wrong type.
@@ -201,10 +203,13 @@ def parse_level(
         overrides.append((key, parsed))
     cfg = levels[name]
     if hints and name in HINTED_LEVELS:
-        unknown = [k for k in hints if k not in _FIELDS]
+        # Flat settings apply to every hinted level; a level's own dict (e.g. "hard": {...}) after.
+        flat = {k: v for k, v in hints.items() if k not in HINTED_LEVELS}
+        own = dict(hints.get(name) or {})
+        unknown = [k for k in (*flat, *own) if k not in _FIELDS]
         if unknown:
             raise GameError(f"unknown search hints {unknown}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
-        cfg = replace(cfg, **dict(hints))
+        cfg = replace(cfg, **{**flat, **own})
     if overrides:
         cfg = replace(cfg, **dict(overrides))
     return cfg

@@ -210,8 +210,9 @@ class Game:
     conformance_hidden_every: ClassVar[int] = 1
     # Settings of the IS-MCTS difficulty levels that suit this game (keys of
     # kingmaker.agents.search.SearchConfig, e.g. {"depth": 0} to cut rollouts short
-    # with ``evaluate``). A level's own settings apply first, then these, then any
-    # setting named in an agent spec.
+    # with ``evaluate``; settings for one level only under its name, e.g.
+    # {"normal": {"iterations": 300}}). A level's own settings apply first, then
+    # these, then any setting named in an agent spec.
     search_hints: ClassVar[Mapping[str, Any]] = {}
 
     def __init__(self, players: int, **options: Any) -> None:
