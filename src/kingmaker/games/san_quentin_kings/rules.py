@@ -342,6 +342,10 @@ class SanQuentinKings(Game):
     State = State
     conformance_games = 100
     conformance_hidden_every = 25
+    # normal searches 200 iterations (about 1 s a move on an idle core, within its 1.5 s
+    # cap): on the same 30 seeded games it won 23 against two heuristic bots where 100
+    # iterations won 16 (docs/agents.md).
+    search_hints = {"normal": {"iterations": 200}}
 
     def __init__(self, players: int, **options: Any) -> None:
         super().__init__(players, **options)
