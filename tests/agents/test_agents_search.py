@@ -270,7 +270,8 @@ def test_make_agent_kinds_include_search_and_team():
     assert {"random", "heuristic", "ismcts", "team"} <= set(agent_kinds())
     game = kingmaker.make("kings-kilt", players=2)
     agent = make_agent("ismcts:hard", game)
-    assert agent.config == LEVELS["hard"]
+    assert agent.config == parse_level("hard", hints=game.search_hints)  # the level, with the game's hints
+    assert make_agent("ismcts:easy", game).config == LEVELS["easy"]
     with pytest.raises(GameError, match="no agent kind"):
         make_agent("alphazero", game)
 
