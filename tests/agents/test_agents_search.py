@@ -142,28 +142,11 @@ def observation(game, s, p, seed):
     )
 
 
-def decision_states(game, seed, limit=400):
-    """Yields (state, player) at every decision of a seeded random game."""
-    rng = random.Random(seed)
-    s = game.new_initial_state()
-    for _ in range(limit):
-        cp = game.current_player(s)
-        if cp == TERMINAL:
-            return
-        if cp == CHANCE:
-            s = game.apply(s, kingmaker.sample_chance(game.chance_outcomes(s), rng))
-            continue
-        for p in game.acting_players(s) if cp == SIMULTANEOUS else (cp,):
-            yield s, p
-        p = cp if cp >= 0 else game.acting_players(s)[0]
-        s = game.apply(s, rng.choice(game.legal_actions(s, p)), p)
-
-
-def every_state(game, seed):
+def every_state(game, seed, limit=None):
     """Yields every state, chance nodes included, of a seeded random game."""
     rng = random.Random(seed)
     s = game.new_initial_state()
-    for _ in range(game.info.max_game_length + 1):
+    for _ in range(limit or game.info.max_game_length + 1):
         yield s
         cp = game.current_player(s)
         if cp == TERMINAL:
@@ -173,6 +156,17 @@ def every_state(game, seed):
             continue
         p = cp if cp >= 0 else game.acting_players(s)[0]
         s = game.apply(s, rng.choice(game.legal_actions(s, p)), p)
+
+
+def decision_states(game, seed, limit=400):
+    """Yields (state, player) at every decision of a seeded random game."""
+    for s in every_state(game, seed, limit):
+        cp = game.current_player(s)
+        if cp >= 0:
+            yield s, cp
+        elif cp == SIMULTANEOUS:
+            for p in game.acting_players(s):
+                yield s, p
 
 
 def small(game, iterations=12):
