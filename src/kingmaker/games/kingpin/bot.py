@@ -202,7 +202,8 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
 
 
 # The evaluation's scale on the logistic curve: fitted (maximum likelihood) on the
-# outcomes of 160 heuristic games with 10% random moves, 6900 positions.
+# outcomes of 160 heuristic games with 10% random moves, 6921 positions
+# (benchmarks/search_fits.py).
 WIN_SCALE = 15.0
 
 

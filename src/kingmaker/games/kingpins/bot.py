@@ -127,8 +127,7 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
 
 # The spread (standard deviation) of the difference between two players' scores in one
 # round under the heuristic's play, by player count: measured on 100, 80 and 60 heuristic
-# games of 2, 3 and 4 players with the default options (/tmp scripts are not kept; rerun
-# with ``round_spread``).
+# games of 2, 3 and 4 players with the default options (benchmarks/search_fits.py).
 ROUND_SPREAD = {2: 22.6, 3: 20.2, 4: 16.4}
 
 
