@@ -18,31 +18,39 @@ import statistics
 import sys
 
 import kingmaker
-from kingmaker.core.api import CHANCE, TERMINAL
+from kingmaker.core.api import CHANCE
 from kingmaker.core.match import sample_chance
 
 
+def _heuristic_game(game, rng: random.Random, explore: float = 0.0) -> list:
+    """Returns every state of one game of heuristic bots (a random move with probability
+    ``explore``), the final state last."""
+    s = game.new_initial_state()
+    states = [s]
+    while not game.is_terminal(s):
+        cp = game.current_player(s)
+        if cp == CHANCE:
+            a = sample_chance(game.chance_outcomes(s), rng)
+        elif explore and rng.random() < explore:
+            a = rng.choice(game.legal_actions(s, cp))
+        else:
+            a = game.heuristic_action(s, cp, rng)
+        s = game.apply(s, a, None if cp == CHANCE else cp)
+        states.append(s)
+    return states
+
+
 def _positions(game, seed: int, games: int) -> list[tuple[float, float, float]]:
+    """Returns (evaluation for player 0, for player 1, player 0's result) at every move."""
     from kingmaker.games.kingpin import bot
     from kingmaker.games.kingpin.state import PLAY
 
     rng = random.Random(seed)
     out = []
     for _ in range(games):
-        s = game.new_initial_state()
-        seen = []
-        while game.current_player(s) != TERMINAL:
-            cp = game.current_player(s)
-            if cp == CHANCE:
-                s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
-                continue
-            if s.phase == PLAY:
-                seen.append((bot.evaluate(game, s, 0), bot.evaluate(game, s, 1)))
-            explore = rng.random() < 0.1
-            a = rng.choice(game.legal_actions(s, cp)) if explore else game.heuristic_action(s, cp, rng)
-            s = game.apply(s, a, cp)
-        r = game.returns(s)[0]
-        out += [(e0, e1, r) for e0, e1 in seen]
+        states = _heuristic_game(game, rng, explore=0.1)
+        r = game.returns(states[-1])[0]
+        out += [(bot.evaluate(game, s, 0), bot.evaluate(game, s, 1), r) for s in states if s.phase == PLAY]
     return out
 
 
@@ -66,16 +74,7 @@ def fit_kingpins() -> None:
     for n, games in ((2, 100), (3, 80), (4, 60)):
         game = kingmaker.make("kingpins", players=n)
         rng = random.Random(n)
-        diffs = []
-        for _ in range(games):
-            s = game.new_initial_state()
-            while not game.is_terminal(s):
-                cp = game.current_player(s)
-                if cp == CHANCE:
-                    s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
-                else:
-                    s = game.apply(s, game.heuristic_action(s, cp, rng), cp)
-            diffs += [h[0] - h[1] for h in s.history]
+        diffs = [h[0] - h[1] for _ in range(games) for h in _heuristic_game(game, rng)[-1].history]
         print(f"kingpins, {n} players: round score difference sd {statistics.pstdev(diffs):.1f}")
 
 

@@ -143,7 +143,7 @@ def standings_value(game: Kingpins, s: State) -> tuple[float, ...] | None:
         return None
     n = game.num_players
     left = ROUNDS - s.round
-    spread = ROUND_SPREAD.get(n, 20.0) * math.sqrt(max(left, 1)) * math.sqrt(2.0)
+    spread = ROUND_SPREAD[n] * math.sqrt(2.0 * left)  # erf's argument: difference / (sd * sqrt 2)
     totals = s.totals
     out = []
     for i in range(n):
