@@ -153,6 +153,10 @@ class GameInfo:
     option_values: Mapping[str, Any] = field(default_factory=dict)
     rulebook: str = ""
     summary: str = ""
+    num_distinct_actions: int = 0
+    max_chance_outcomes: int = 0
+    observation_shape: tuple[int, ...] = ()
+    figures: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         """Returns the info as JSON-serialisable data."""
@@ -175,6 +179,10 @@ class GameInfo:
             "option_values": dict(self.option_values),
             "rulebook": self.rulebook,
             "summary": self.summary,
+            "num_distinct_actions": self.num_distinct_actions,
+            "max_chance_outcomes": self.max_chance_outcomes,
+            "observation_shape": list(self.observation_shape),
+            "figures": list(self.figures),
         }
 
 
@@ -214,6 +222,15 @@ class Game:
     # {"normal": {"iterations": 300}}). A level's own settings apply first, then
     # these, then any setting named in an agent spec.
     search_hints: ClassVar[Mapping[str, Any]] = {}
+    # Per-seat figures ``figures(s)`` reports at the end of a game (for the lab and
+    # final screens), e.g. ("score", "influence_left").
+    figure_names: ClassVar[tuple[str, ...]] = ()
+    # The modules a game composes (set in its game.py). ``views`` provides
+    # view/sample_hidden/observe_action (and optionally observation_tensor,
+    # information_state_string); ``bot`` provides heuristic_action (and optionally
+    # evaluate). Each function takes the game first: ``views.view(game, s, player)``.
+    views: ClassVar[Any] = None
+    bot: ClassVar[Any] = None
 
     def __init__(self, players: int, **options: Any) -> None:
         self.num_players = players
@@ -239,6 +256,10 @@ class Game:
             option_values=dict(values),
             rulebook=self.rulebook,
             summary=self.summary,
+            num_distinct_actions=_declared(self.num_distinct_actions, 0),
+            max_chance_outcomes=_declared(self.max_chance_outcomes, 0) if self.has_chance else 0,
+            observation_shape=tuple(_declared(self.observation_shape, ())),
+            figures=tuple(self.figure_names),
         )
 
     def __repr__(self) -> str:
@@ -272,11 +293,98 @@ class Game:
 
     def view(self, s: Any, player: int | None) -> dict:
         """Returns all that ``player`` may know (None: a spectator), as JSON data."""
-        raise NotImplementedError  # abstract
+        return self.views.view(self, s, player)
 
     def action_to_str(self, s: Any, action: int) -> str:
         """Returns the notation of ``action`` in ``s``, unique among its legal actions."""
         raise NotImplementedError  # abstract
+
+    def num_distinct_actions(self) -> int:
+        """Returns the size of the player action space for these options.
+
+        Every player action is an int in ``0..num_distinct_actions-1`` (a policy
+        vector's index); ``apply`` raises InvalidActionError outside that range.
+        """
+        raise NotImplementedError  # abstract
+
+    def max_chance_outcomes(self) -> int:
+        """Returns the size of the chance outcome space: outcomes are ``0..max_chance_outcomes-1``.
+
+        Chance outcomes have their own range, apart from player actions.
+        """
+        raise NotImplementedError  # abstract for games with chance
+
+    def observation_shape(self) -> tuple[int, ...]:
+        """Returns the shape of ``observation_tensor`` (its flat length is the product)."""
+        raise NotImplementedError  # abstract
+
+    def observation_tensor(self, s: Any, player: int) -> list[float]:
+        """Returns ``player``'s observation as a flat list of floats, seat-relative.
+
+        It is a function of ``view(s, player)``: two states with equal views give
+        equal tensors. Each game documents its encoding (which index means what)
+        in its package. The default asks the game's ``views`` module.
+        """
+        return self.views.observation_tensor(self, s, player)
+
+    def information_state_string(self, s: Any, player: int) -> str:
+        """Returns a canonical string of all that ``player`` may know in ``s``.
+
+        Equal views give equal strings, and different views different strings,
+        so search libraries may key information sets on it. The default is the
+        view as canonical JSON; games provide a faster one in their ``views``.
+        """
+        fn = getattr(self.views, "information_state_string", None)
+        if fn is not None:
+            return fn(self, s, player)
+        return json.dumps(self.view(s, player), sort_keys=True, separators=(",", ":"))
+
+    def legal_actions_mask(self, s: Any, player: int | None = None) -> list[int]:
+        """Returns a list of ``num_distinct_actions`` 0/1 ints: 1 where the action is legal."""
+        mask = [0] * self.info.num_distinct_actions
+        if self.current_player(s) in (CHANCE, TERMINAL):
+            return mask
+        for a in self.legal_actions(s, player):
+            mask[a] = 1
+        return mask
+
+    def figures(self, s: Any) -> dict[str, tuple[float, ...]]:
+        """Returns the per-seat figures named in ``figure_names`` (one value per seat each)."""
+        return {}
+
+    def outcome(self, s: Any) -> dict:
+        """Returns how a finished game ended, as JSON data.
+
+        ``{"winners": [seats], "reason": short code, "text": a sentence}``: the
+        text names the winners and why, including how a tie was broken ("tie on
+        5 points, broken by influence cards"). Seats are named "player N".
+        The default reads the returns.
+        """
+        r = self.returns(s)
+        best = max(r)
+        winners = [p for p, v in enumerate(r) if v == best]
+        names = " and ".join(f"player {p}" for p in winners)
+        return {"winners": winners, "reason": "returns", "text": f"{names} {'wins' if len(winners) == 1 else 'share the win'}"}
+
+    def check_action(self, s: Any, action: Any) -> None:
+        """Raises InvalidActionError when ``action`` is outside the declared ranges.
+
+        Games call it from ``apply`` (it is cheap: an int range test, and the
+        chance outcomes at a chance node). Legality stays ``play``'s job.
+        """
+        if type(action) is not int:
+            raise InvalidActionError(
+                f"an action is an int, not {type(action).__name__}", text=repr(action)[:40]
+            )
+        if self.current_player(s) == CHANCE:
+            if not any(a == action for a, _ in self.chance_outcomes(s)):
+                raise InvalidActionError(
+                    f"{action} is not a chance outcome offered here", text=str(action)
+                )
+        elif not 0 <= action < self.info.num_distinct_actions:
+            raise InvalidActionError(
+                f"action {action} is outside 0..{self.info.num_distinct_actions - 1}", text=str(action)
+            )
 
     # ---- optional, with defaults -------------------------------------------
     def acting_players(self, s: Any) -> tuple[int, ...]:
@@ -305,16 +413,27 @@ class Game:
 
         The result depends only on what ``player`` sees and on ``rng``: two
         states with the same view give the same sample for the same stream.
+        The default asks the game's ``views`` module, or returns ``s`` when the
+        game hides nothing.
         """
-        return s
+        fn = getattr(self.views, "sample_hidden", None)
+        return s if fn is None else fn(self, s, player, rng)
 
     def observe_action(self, s: Any, action: int, player: int | None, observer: int | None) -> str | None:
         """Returns the log text that ``observer`` sees when ``action`` is taken in ``s``.
 
         The default shows decisions of single players in full, hides chance
         outcomes in games with hidden information, and hides simultaneous
-        commitments of other players until the game reveals them.
+        commitments of other players until the game reveals them. A game's
+        ``views.observe_action`` replaces it.
         """
+        fn = getattr(self.views, "observe_action", None)
+        if fn is not None:
+            return fn(self, s, action, player, observer)
+        return self.default_observe_action(s, action, player, observer)
+
+    def default_observe_action(self, s: Any, action: int, player: int | None, observer: int | None) -> str | None:
+        """Returns the generic log text described in ``observe_action``."""
         cp = self.current_player(s)
         if cp == CHANCE:
             if self.perfect_information:
@@ -355,8 +474,12 @@ class Game:
     def heuristic_action(self, s: Any, player: int, rng: random.Random) -> int:
         """Returns the heuristic bot's choice for ``player`` in a (determinised) state.
 
-        It must read only what ``player`` may know. The default picks uniformly.
+        It must read only what ``player`` may know. The default asks the game's
+        ``bot`` module, or picks uniformly.
         """
+        fn = getattr(self.bot, "heuristic_action", None)
+        if fn is not None:
+            return fn(self, s, player, rng)
         return rng.choice(self.legal_actions(s, player))
 
     def evaluate(self, s: Any) -> tuple[float, ...] | None:
@@ -365,9 +488,11 @@ class Game:
         Search agents call it on the full (determinised) states they simulate, to
         end a rollout early: a game returns estimates (each within ``min_return``
         and ``max_return``) at the states it can judge, and None where it cannot
-        (then the rollout goes on). The default judges no state.
+        (then the rollout goes on). The default asks the game's ``bot`` module
+        (``bot.evaluate_state``), or judges no state.
         """
-        return None
+        fn = getattr(self.bot, "evaluate_state", None)
+        return None if fn is None else fn(self, s)
 
     # ---- checked play ---------------------------------------------------------
     def play(self, s: Any, action_or_text: int | str, player: int | None = None) -> Any:
@@ -488,6 +613,17 @@ class Game:
 
     def validate_state(self, s: Any) -> None:
         """Raises InvalidStateError (or ValueError) when ``s`` breaks the game's invariants."""
+
+
+def _declared(method: Any, missing: Any) -> Any:
+    """Returns ``method()``, or ``missing`` for a game that does not declare it yet.
+
+    The conformance suite fails a game whose declarations are missing.
+    """
+    try:
+        return method()
+    except NotImplementedError:
+        return missing
 
 
 def _encode(v: Any) -> Any:

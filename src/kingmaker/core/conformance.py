@@ -22,7 +22,18 @@ data so that a failure shrinks to a short game). Each step checks:
   stream gives the same state); and in a game with hidden information each
   player's samples do differ from the true state at some point;
 - a replay of the actions through a ``Record`` rebuilds the final state, and
-  the same seed gives the same game.
+  the same seed gives the same game;
+- the research surface: ``info.num_distinct_actions`` is declared and every
+  legal action lies in ``0..num_distinct_actions-1``, chance outcomes in
+  ``0..max_chance_outcomes-1``; ``legal_actions_mask`` marks exactly the legal
+  actions; ``apply`` raises ``InvalidActionError`` for an action outside the
+  range (or a chance outcome not offered) and leaves its input unchanged;
+  ``observation_tensor`` has ``prod(observation_shape)`` finite floats and,
+  like ``information_state_string``, is a function of the view: a state
+  sampled for a player gives that player the same tensor and string, and two
+  states whose views differ give different strings;
+- at the end, ``outcome`` names winners and a reason in text, and ``figures``
+  gives one value per seat for each declared figure.
 """
 
 from __future__ import annotations
@@ -112,6 +123,7 @@ class GameReport:
     final_json: str = ""
     actions: list[tuple[int, int]] = field(default_factory=list)
     sampled_differs: set = field(default_factory=set)
+    last_infos: dict = field(default_factory=dict)
 
 
 def _digest(game: Game, s: Any) -> str:
@@ -188,6 +200,12 @@ def play_checked_game(
             if acting:
                 _fail("a chance node has acting players", game, step, s)
             _check_notation(game, s, acts, None, step)
+            m = info.max_chance_outcomes
+            if any(not 0 <= a < m for a in acts):
+                _fail(f"chance outcomes {acts} outside 0..max_chance_outcomes-1 ({m})", game, step, s)
+            if step % illegal_every == 0:
+                _check_rejected_apply(game, s, [-1, m, *sorted(set(range(min(m, max(acts) + 2))) - set(acts))[:2]],
+                                      None, kept[-1][1], step)
             action = chooser.chance(outcomes)
             player = None
             report.chance_nodes += 1
@@ -213,6 +231,7 @@ def play_checked_game(
                 _fail("legal_actions(s) differs from legal_actions(s, current player)", game, step, s)
             if step % illegal_every == 0:
                 _check_illegal(game, s, acting, legal_by, seen_actions, kept[-1][1], step)
+                _check_research(game, s, acting, legal_by, kept[-1][1], step)
             player = acting[chooser.index(len(acting))]
             legal = legal_by[player]
             action = legal[chooser.index(len(legal))]
@@ -241,6 +260,7 @@ def play_checked_game(
     for i, (old, digest) in enumerate(kept):
         if _digest(game, old) != digest:
             _fail(f"state {i} changed after it was used: apply or play mutated its input", game, step, old)
+    _check_outcome(game, s, ret, step)
     report.returns = ret
     report.final_json = json.dumps(game.to_json(s), sort_keys=True)
     # Replaying the record rebuilds the same final state.
@@ -301,6 +321,75 @@ def _check_illegal(
         _fail("a rejected move changed the state", game, step, s)
 
 
+def _check_rejected_apply(game: Game, s: Any, bad: list[int], player: int | None, digest: str, step: int) -> None:
+    for a in bad:
+        try:
+            game.apply(s, a, player)
+        except InvalidActionError as e:
+            if not str(e):
+                _fail("InvalidActionError from apply has no message", game, step, s)
+        except Exception as e:  # noqa: BLE001 - any other exception is the failure reported
+            _fail(f"apply({a}) raised {type(e).__name__}: {e}, expected InvalidActionError", game, step, s)
+        else:
+            _fail(f"apply accepted action {a}, outside the declared ranges", game, step, s)
+    if _digest(game, s) != digest:
+        _fail("apply changed its input while rejecting an action", game, step, s)
+
+
+def _check_research(
+    game: Game, s: Any, acting: tuple[int, ...], legal_by: dict[int, list[int]], digest: str, step: int
+) -> None:
+    size = game.info.num_distinct_actions
+    if size <= 0:
+        _fail("num_distinct_actions is not declared", game, step, s)
+    for p in acting:
+        legal = legal_by[p]
+        if legal[-1] >= size:
+            _fail(f"legal action {legal[-1]} of player {p} is outside 0..{size - 1}", game, step, s)
+        mask = game.legal_actions_mask(s, p)
+        if len(mask) != size or [a for a, m in enumerate(mask) if m] != legal:
+            _fail(f"legal_actions_mask of player {p} does not mark exactly the legal actions", game, step, s)
+    _check_rejected_apply(game, s, [-1, size, size + 17], acting[0], digest, step)
+
+
+def _check_outcome(game: Game, s: Any, ret: tuple[float, ...], step: int) -> None:
+    out = game.outcome(s)
+    try:
+        out = json.loads(json.dumps(out))
+    except (TypeError, ValueError) as e:
+        _fail(f"outcome is not JSON data: {e}", game, step, s)
+    if not isinstance(out, dict) or not isinstance(out.get("text"), str) or not out["text"]:
+        _fail(f"outcome has no text: {out!r}", game, step, s)
+    if not isinstance(out.get("reason"), str) or not out["reason"]:
+        _fail(f"outcome has no reason code: {out!r}", game, step, s)
+    winners = out.get("winners")
+    if not isinstance(winners, list) or any(not isinstance(w, int) or not 0 <= w < game.num_players for w in winners):
+        _fail(f"outcome winners must be a list of seats: {out!r}", game, step, s)
+    if winners and not game.info.cooperative and max(ret) > min(ret):
+        best = max(ret)
+        if any(ret[w] != best for w in winners):
+            _fail(f"outcome winners {winners} do not have the best return in {ret}", game, step, s)
+    figs = game.figures(s)
+    if set(figs) != set(game.info.figures):
+        _fail(f"figures {sorted(figs)} differ from the declared {list(game.info.figures)}", game, step, s)
+    for name, vals in figs.items():
+        if len(vals) != game.num_players or any(not isinstance(v, (int, float)) for v in vals):
+            _fail(f"figure {name} must have one number per seat: {vals!r}", game, step, s)
+
+
+def _tensor(game: Game, s: Any, p: int, step: int) -> list[float]:
+    t = game.observation_tensor(s, p)
+    want = 1
+    for d in game.info.observation_shape:
+        want *= d
+    if not game.info.observation_shape or len(t) != want:
+        _fail(f"observation_tensor of player {p} has {len(t)} values; shape {game.info.observation_shape}",
+              game, step, s)
+    if any(not isinstance(x, (int, float)) or x != x or x in (float("inf"), float("-inf")) for x in t):
+        _fail(f"observation_tensor of player {p} holds a value that is not a finite number", game, step, s)
+    return list(t)
+
+
 def _check_views(game: Game, s: Any, step: int, every: int, seed: int, report: GameReport) -> None:
     if step % every:
         return
@@ -314,6 +403,21 @@ def _check_views(game: Game, s: Any, step: int, every: int, seed: int, report: G
             views[p] = json.loads(json.dumps(v))
         except (TypeError, ValueError) as e:
             _fail(f"view for {p} is not JSON data: {e}", game, step, s)
+    tensors = {p: _tensor(game, s, p, step) for p in range(n)}
+    infos = {p: game.information_state_string(s, p) for p in range(n)}
+    if any(not isinstance(x, str) or not x for x in infos.values()):
+        _fail("information_state_string must be a non-empty string", game, step, s)
+    for p in range(n):
+        for q in range(p + 1, n):
+            if (views[p] == views[q]) != (infos[p] == infos[q]):
+                _fail(f"information_state_string of players {p} and {q} disagree with their views "
+                      "(equal views must give equal strings, different views different ones)", game, step, s)
+    prev = report.last_infos
+    for p in range(n):
+        if p in prev and (prev[p][0] == views[p]) != (prev[p][1] == infos[p]):
+            _fail(f"information_state_string of player {p} changed while the view did not, or the reverse",
+                  game, step, s)
+    report.last_infos = {p: (views[p], infos[p]) for p in range(n)}
     if game.info.perfect_information:
         return
     acting = game.acting_players(s)
@@ -324,6 +428,12 @@ def _check_views(game: Game, s: Any, step: int, every: int, seed: int, report: G
         if vt != views[p]:
             diff = [key for key in set(vt) | set(views[p]) if vt.get(key) != views[p].get(key)]
             _fail(f"view of player {p} differs in a sampled state, at keys {sorted(map(str, diff))}", game, step, s)
+        if _tensor(game, t, p, step) != tensors[p]:
+            diff = [i for i, (x, y) in enumerate(zip(_tensor(game, t, p, step), tensors[p])) if x != y][:10]
+            _fail(f"observation_tensor of player {p} differs in a state sampled for them (indices {diff}): "
+                  "it reads something the view does not show", game, step, s)
+        if game.information_state_string(t, p) != infos[p]:
+            _fail(f"information_state_string of player {p} differs in a state sampled for them", game, step, s)
         if game.from_json(json.loads(json.dumps(game.to_json(t)))) != t:
             _fail(f"a state sampled for player {p} does not round-trip through JSON", game, step, t)
         if game.current_player(t) != game.current_player(s):
