@@ -463,6 +463,14 @@ class Game:
             text=text,
         )
 
+    def move_prompt(self, s: Any, player: int) -> str | None:
+        """Returns how a person should type a move here instead of picking from a long menu, or None.
+
+        E.g. San Quentin Kings' fists: "three numbers: fights, drugs, shanks (e.g. 2 1 0)".
+        Terminals and web pages show it in place of (or beside) the numbered move list.
+        """
+        return None
+
     def parse_notation(self, s: Any, text: str) -> int | None:
         """Returns the action ``text`` names even if it is illegal now, or None if unknown."""
         return None
