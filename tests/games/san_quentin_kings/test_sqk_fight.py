@@ -262,12 +262,13 @@ def test_parole_card_removes_a_piece_and_pays_one_commissary() -> None:
 
 def test_steal_drug_card_random_drug_from_a_chosen_player_sqk_12() -> None:
     """Fight and Shank Cards, Steal Drug: 'The drawing player must steal one random face down drug from
-    a player. If no players have drugs, the player takes one randomly from the drug pile.'"""
+    a player. If no players have drugs, the player takes one randomly from the drug pile.' The victims
+    are the other players in this fight (an empty fist is immune: test_sqk_immunity.py)."""
     g = game(3)
     s = _no_chips(g, start(g, initiator=2))
     s = goods(s, 1, drugs=[1, 0, 2])
     s = goods(s, 2, drugs=[0, 1, 0])
-    s = fight(g, s, COMM_B, {0: [1, 0, 0], 1: [1, 0, 0]})
+    s = fight(g, s, COMM_B, {0: [1, 0, 0], 1: [1, 0, 0], 2: [0, 1, 0]})
     s = g.play(s, "draw")
     s = chance(g, s, CARD + STEAL_DRUG)
     assert s.phase == P_VIC_DRUG and g.legal_actions(s) == [A.VICDRUG0 + 1, A.VICDRUG0 + 2]

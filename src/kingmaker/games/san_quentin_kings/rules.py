@@ -314,6 +314,16 @@ def area_targets(s: Any, p: int, n: int) -> list[tuple[int, int, int]]:
     return sorted(out)
 
 
+def steal_victims(s: Any, p: int, off: int, n: int) -> list[int]:
+    """Returns who a Steal Drug (``off`` = DR) or Steal Shank (SH) card drawn by ``p`` may rob
+    (ruling SQK-12): the other players in this fight holding that good. An empty fist is "immune
+    to anything that may occur" (Preparing to Fight); a passed fighter is still in the fight."""
+    g = s.goods
+    fl = s.inflight
+    return [q for q in range(n) if q != p and fl >> q & 1 and g[q * GSIZE + off] + g[q * GSIZE + off + 1]
+            + g[q * GSIZE + off + 2]]
+
+
 @register
 class SanQuentinKings(Game):
     """San Quentin Kings: prison gangs fight for goods over three years, then riot."""
@@ -465,10 +475,8 @@ class SanQuentinKings(Game):
             base = A.TOSOL0 if ph == P_TOSOL else A.PAROLE0
             return [base + t for t in range(3) if s.pieces[f + t]]
         if ph == P_VIC_DRUG or ph == P_VIC_SHANK:
-            off = DR if ph == P_VIC_DRUG else SH
             base = A.VICDRUG0 if ph == P_VIC_DRUG else A.VICSHANK0
-            g = s.goods
-            return [base + q for q in range(self.n) if q != cp and sum(g[q * GSIZE + off : q * GSIZE + off + 3])]
+            return [base + q for q in steal_victims(s, cp, DR if ph == P_VIC_DRUG else SH, self.n)]
         if ph == P_STOLEN:
             return [A.PLAY_STOLEN, A.KEEP_STOLEN]
         if ph == P_PICK:
@@ -926,9 +934,7 @@ class SanQuentinKings(Game):
             elif types:
                 w.phase = P_TOSOL if k == GUARD else P_PAROLE
         elif k == STEAL_DRUG or k == STEAL_SHANK:
-            off = DR if k == STEAL_DRUG else SH
-            g = w.goods
-            victims = [q for q in range(self.n) if q != p and sum(g[q * GSIZE + off : q * GSIZE + off + 3])]
+            victims = steal_victims(w, p, DR if k == STEAL_DRUG else SH, self.n)
             if len(victims) > 1:
                 w.phase = P_VIC_DRUG if k == STEAL_DRUG else P_VIC_SHANK
             elif k == STEAL_DRUG:
