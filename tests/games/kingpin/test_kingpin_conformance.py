@@ -112,18 +112,18 @@ def test_heuristic_takes_a_win_and_stops_an_exit():
 
 
 def test_evaluation_is_a_win_chance_that_agrees_with_the_bot():
-    """Game.evaluate for the search: nothing before the mafias are chosen, a certain result at
+    """Game.evaluate for the search: nothing before the starting player and the mafias are chosen, a certain result at
     the end, otherwise both players' chances summing to 1, favouring the side the bot's
     evaluation favours from both seats."""
     from kingmaker.games.kingpin.bot import evaluate
-    from kingmaker.games.kingpin.state import CHOOSE
+    from kingmaker.games.kingpin.state import CHOOSE, START
 
     game = kingmaker.make("kingpin")
     agree = 0
     for seed in range(4):
         for s in _random_game(game, seed):
             est = game.evaluate(s)
-            if s.phase == CHOOSE:
+            if s.phase in (START, CHOOSE):
                 assert est is None
                 continue
             if game.is_terminal(s):

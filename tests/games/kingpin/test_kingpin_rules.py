@@ -13,6 +13,7 @@ from kingmaker.games.kingpin.render import render
 from kingmaker.games.kingpin.rules import Kingpin
 
 G = kingmaker.make("kingpin")
+G0 = kingmaker.make("kingpin", first_player="0")  # seat 0 starts (option for tests, ruling KP-R1)
 RY = ("russian", "yakuza")
 
 
@@ -23,17 +24,55 @@ def legal_texts(game, s):
 class TestSetup:
     def test_game_setup_starting_player_chooses_then_opponent(self):
         """Game Setup: 'The starting player must choose the gang they would like to control,
-        then the opponent does so.' (KP-R1: player 0 starts.)"""
-        s = G.new_initial_state()
-        assert G.current_player(s) == 0
-        assert legal_texts(G, s) == {"choose Italians", "choose Russians", "choose Yakuza"}
-        s = G.play(s, "choose Russians")
-        assert G.current_player(s) == 1
-        assert legal_texts(G, s) == {"choose Italians", "choose Yakuza"}
+        then the opponent does so.' (KP-R1, with the option first_player=0.)"""
+        s = G0.new_initial_state()
+        assert G0.current_player(s) == 0
+        assert legal_texts(G0, s) == {"choose Italians", "choose Russians", "choose Yakuza"}
+        s = G0.play(s, "choose Russians")
+        assert G0.current_player(s) == 1
+        assert legal_texts(G0, s) == {"choose Italians", "choose Yakuza"}
         with pytest.raises(kingmaker.IllegalActionError, match="already chosen"):
-            G.play(s, "choose Russians")
+            G0.play(s, "choose Russians")
+        s = G0.play(s, "choose Yakuza")
+        assert G0.current_player(s) == 0 and s.mafia == (1, 2)
+
+    def test_game_setup_in_any_random_way_choose_the_starting_player(self):
+        """Game Setup: 'In any random way choose the player, who will start the game.' (KP-R1:
+        a chance node, one half each; the starting player then chooses a mafia first and makes
+        the first move.)"""
+        s = G.new_initial_state()
+        assert G.current_player(s) == kingmaker.CHANCE
+        assert G.chance_outcomes(s) == [(0, 0.5), (1, 0.5)]
+        assert [G.action_to_str(s, a) for a, _ in G.chance_outcomes(s)] == ["player 0 starts", "player 1 starts"]
+        assert G.observe_action(s, 1, None, 0) == "chance: player 1 starts (chosen at random)"
+        s = G.play(s, "player 1 starts")
+        assert G.current_player(s) == 1
+        assert legal_texts(G, s) == {"choose Italians", "choose Russians", "choose Yakuza"}
         s = G.play(s, "choose Yakuza")
-        assert G.current_player(s) == 0 and s.mafia == (1, 2)
+        assert G.current_player(s) == 0 and s.mafia == (-1, 2)
+        assert legal_texts(G, s) == {"choose Italians", "choose Russians"}
+        with pytest.raises(kingmaker.IllegalActionError, match="already chosen"):
+            G.play(s, "choose Yakuza")
+        s = G.play(s, "choose Italians")
+        assert s.mafia == (0, 2) and G.current_player(s) == 1  # the starting player moves first
+        assert any(x.startswith("play Yamada") for x in legal_texts(G, s))
+
+    def test_game_setup_random_start_with_fixed_mafias_and_the_fixed_seat_option(self):
+        """KP-R1: with fixed mafias the chance node still chooses who starts; the option
+        first_player fixes the seat (accepted as text or as an int)."""
+        g = kingmaker.make("kingpin", mafias="russian-yakuza")
+        s = g.new_initial_state()
+        assert g.current_player(s) == kingmaker.CHANCE and [len(h) for h in s.hand] == [3, 3]
+        assert g.current_player(g.apply(s, 1)) == 1 and g.apply(s, 1).mafia == s.mafia
+        for value in ("1", 1):
+            g1 = kingmaker.make("kingpin", mafias="russian-yakuza", first_player=value)
+            assert g1.current_player(g1.new_initial_state()) == 1
+        with pytest.raises(kingmaker.GameError, match="random, 0, 1"):
+            kingmaker.make("kingpin", first_player="2")
+        # Random starts come out both ways, and the record replays the same game.
+        starts = {G.apply(G.new_initial_state(), kingmaker.sample_chance(G.chance_outcomes(G.new_initial_state()),
+                                                                       random.Random(i))).current for i in range(20)}
+        assert starts == {0, 1}
 
     def test_game_setup_starting_tiles_face_up_rest_face_down_tokens_on_25(self):
         """Game Setup: 'Each player separates the 3 starting tiles and places them face up ...
@@ -50,7 +89,7 @@ class TestSetup:
     def test_goodfellas_every_gangster_face_up_from_the_first_action(self):
         """Optional Rules, Goodfellas: 'put all their gangsters face up ... They can play any of
         the available gangsters from the first action on.'"""
-        g = kingmaker.make("kingpin", mafias="russian-italian", goodfellas=True)
+        g = kingmaker.make("kingpin", mafias="russian-italian", goodfellas=True, first_player="0")
         s = g.new_initial_state()
         assert [len(h) for h in s.hand] == [8, 8] and s.deck == ((), ())
         assert "play Stepan a1 N" in legal_texts(g, s)
@@ -58,15 +97,16 @@ class TestSetup:
         assert g.current_player(s2) == 1  # no deck: no draw
 
     def test_max_game_length_bounds(self):
-        assert G.info.max_game_length == 2 + 16 + 16 + 50
-        assert kingmaker.make("kingpin", long_night=True).info.max_game_length == 2 + 32 + 200
+        # The start, two mafia choices, draws, 2 x 25 movement actions (2 x 100 at night), attacks.
+        assert G.info.max_game_length == 3 + 16 + 16 + 50
+        assert kingmaker.make("kingpin", long_night=True).info.max_game_length == 3 + 32 + 200
 
 
 class TestPlayingANewTile:
     def test_play_on_a_free_square_of_ones_area_in_any_rotation(self):
         """Playing a New Tile: 'The tile is placed on a free square in their area of influence.
         The tile can be turned in any direction.'"""
-        g = kingmaker.make("kingpin", mafias="russian-yakuza")
+        g = kingmaker.make("kingpin", mafias="russian-yakuza", first_player="0")
         s = g.new_initial_state()
         plays = {x for x in legal_texts(g, s) if x.startswith("play")}
         assert plays == {f"play {n} {sq} {f}" for n in ("Vasili", "Grigori", "Michail")
@@ -79,7 +119,7 @@ class TestPlayingANewTile:
     def test_after_playing_draw_one_tile_face_up_while_the_deck_lasts(self):
         """Playing a New Tile: 'After playing a tile, the player - until they have tiles in their
         deck - draws one tile and places it face up.' The draw is a chance node (KP-R2)."""
-        g = kingmaker.make("kingpin", mafias="russian-yakuza")
+        g = kingmaker.make("kingpin", mafias="russian-yakuza", first_player="0")
         s = g.play(g.new_initial_state(), "play Vasili b1 N")
         assert g.current_player(s) == kingmaker.CHANCE
         outcomes = g.chance_outcomes(s)
@@ -241,7 +281,7 @@ class TestLongNight:
     def test_a_very_long_night_has_no_action_track_but_dawn_ends_it(self):
         """Optional Rules, A Very Long Night: 'The players do not use the action track.' KP-R9:
         dawn after 100 movement actions each; more gangsters alive wins."""
-        g = kingmaker.make("kingpin", long_night=True, mafias="russian-yakuza")
+        g = kingmaker.make("kingpin", long_night=True, mafias="russian-yakuza", first_player="0")
         s = g.new_initial_state()
         assert s.track == (100, 100)
         v = g.view(s, 0)
@@ -351,7 +391,7 @@ def test_nothing_is_hidden_both_seats_see_the_same_view():
     """KP-R2: the face-down tiles are a known set whose order is not stored, so the game has
     perfect information (with chance): every seat's view is the same and sampling changes nothing."""
     assert G.info.perfect_information and G.info.has_chance
-    g = kingmaker.make("kingpin", mafias="yakuza-italian")
+    g = kingmaker.make("kingpin", mafias="yakuza-italian", first_player="0")
     s = g.new_initial_state()
     views = [g.view(s, p) for p in (0, 1, None)]
     for v in views:

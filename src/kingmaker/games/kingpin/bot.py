@@ -14,7 +14,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from .state import CHOOSE, DRAW, END, State
+from .state import CHOOSE, DRAW, END, START, State
 
 if TYPE_CHECKING:
     from .rules import Kingpin
@@ -208,11 +208,12 @@ WIN_SCALE = 15.0
 
 
 def win_chance(game: Kingpin, s: State) -> tuple[float, float] | None:
-    """Returns each player's estimated chance to win from ``s`` (None before the mafias are
-    chosen): the evaluation from both sides on a logistic curve, averaged."""
+    """Returns each player's estimated chance to win from ``s`` (None before the starting
+    player and the mafias are chosen): the evaluation from both sides on a logistic curve,
+    averaged."""
     if s.phase == END:
         return (1.0, 0.0) if s.winner == 0 else (0.0, 1.0)
-    if s.phase == CHOOSE:
+    if s.phase == CHOOSE or s.phase == START:
         return None
     e0 = max(-40.0, min(40.0, evaluate(game, s, 0) / WIN_SCALE))
     e1 = max(-40.0, min(40.0, evaluate(game, s, 1) / WIN_SCALE))

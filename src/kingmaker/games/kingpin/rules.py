@@ -5,7 +5,10 @@ Rulings and designed components: ``docs/rulings/kingpin.md`` (KP-R1 ..., KP-D1 .
 
 Turn structure as a chain of nodes::
 
-    CHOOSE (player 0, the starting player, then player 1): pick a mafia
+    START  (chance, 1/2 each): who starts ("In any random way choose the
+           player, who will start the game"); skipped when the
+           ``first_player`` option fixes the seat (tests, tournaments)
+    CHOOSE (the starting player, then the opponent): pick a mafia
            (skipped when the ``mafias`` option fixes them)
     PLAY   (the player to move): one action, a movement (costs one action
            on the track) or an attack (costs none); then the win checks
@@ -50,11 +53,23 @@ from .state import (
     NO_MANS_LAND,
     OUT_OF_ACTIONS,
     PLAY,
+    START,
     STUCK,
     State,
 )
 
 _PAIRS = tuple(f"{a}-{b}" for a in MAFIA_KEYS for b in MAFIA_KEYS if a != b)
+
+
+class _SeatOption(Option):
+    """An option whose values are "random", "0" or "1"; the ints 0 and 1 are accepted too."""
+
+    __slots__ = ()
+
+    def coerce(self, value: Any) -> Any:
+        if type(value) is int and str(value) in self.allowed:
+            value = str(value)
+        return Option.coerce(self, value)
 
 
 @register
@@ -77,6 +92,13 @@ class Kingpin(Game):
     summary = "Two mafias fight tile by tile on a 4x5 grid: shootouts, raids, snipers, no draws."
     options = (
         Option("board", "A", ("A", "B"), "which side of the double-sided board (both designed)"),
+        _SeatOption(
+            "first_player",
+            "random",
+            ("random", "0", "1"),
+            "random: a chance node chooses who starts (rulebook set-up, ruling KP-R1); "
+            "0 or 1: that seat starts (tests, tournaments)",
+        ),
         Option(
             "mafias",
             "choose",
@@ -85,7 +107,15 @@ class Kingpin(Game):
             "or fix them, player 0's first, e.g. russian-italian",
         ),
         Option("goodfellas", False, (False, True), "optional rule: every tile face up from the start"),
-        Option("long_night", False, (False, True), "optional rule A Very Long Night: no action track"),
+        Option(
+            "long_night",
+            False,
+            (False, True),
+            "optional rule A Very Long Night: no action track, but the night ends at dawn after "
+            f"{LONG_NIGHT_DAWN} movement actions each (attacks are free): when a player takes their "
+            f"{LONG_NIGHT_DAWN}th without a win, the player with more gangsters alive wins, then the one "
+            "with more tiles on No Man's Land, then the one who did not take that last action (ruling KP-R9)",
+        ),
     )
     State = State
     conformance_games = 200
@@ -130,7 +160,8 @@ class Kingpin(Game):
         t = getattr(self, "t", None)
         per = max((len(x) for x in t.BY_MAFIA), default=8) if t else 8
         track = LONG_NIGHT_DAWN if self.option_values.get("long_night") else ACTION_TRACK
-        return 2 + 2 * per + 2 * per + 2 * track
+        # One chance node chooses who starts.
+        return 3 + 2 * per + 2 * per + 2 * track
 
     # ---- set-up -----------------------------------------------------------------
     def new_initial_state(self) -> State:
@@ -138,12 +169,19 @@ class Kingpin(Game):
         track = (self.track_start, self.track_start)
         empty = ((), ())
         choice = self.option_values["mafias"]
+        first = self.option_values.get("first_player", "random")
+        starter = 0 if first == "random" else int(first)
         if choice == "choose":
-            return State(CHOOSE, 0, (-1, -1), (-1,) * n_sq, empty, empty, track, -1, "", ())
-        a, b = choice.split("-")
-        mafias = (self.t.mafias.index(a), self.t.mafias.index(b))
-        hand, deck = self._deal(mafias)
-        return State(PLAY, 0, mafias, (-1,) * n_sq, hand, deck, track, -1, "", ())
+            phase = CHOOSE
+            mafias, hand, deck = (-1, -1), empty, empty
+        else:
+            a, b = choice.split("-")
+            mafias = (self.t.mafias.index(a), self.t.mafias.index(b))
+            hand, deck = self._deal(mafias)
+            phase = PLAY
+        if first == "random":  # ruling KP-R1: a chance node chooses the starting player
+            phase = START
+        return State(phase, starter, mafias, (-1,) * n_sq, hand, deck, track, -1, "", ())
 
     def _deal(self, mafias: tuple[int, ...]) -> tuple[tuple, tuple]:
         """Starting tiles face up, the rest face down (goodfellas: all face up)."""
@@ -214,11 +252,13 @@ class Kingpin(Game):
         phase = s.phase
         if phase == PLAY or phase == CHOOSE:
             return s.current
-        if phase == DRAW:
+        if phase == DRAW or phase == START:
             return CHANCE
         return TERMINAL
 
     def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
+        if s.phase == START:
+            return [(0, 0.5), (1, 0.5)]  # the seat that starts
         if s.phase != DRAW:
             return super().chance_outcomes(s)
         deck = s.deck[s.current]
@@ -245,10 +285,10 @@ class Kingpin(Game):
         if phase == CHOOSE:
             if player is not None and player != s.current:
                 return []
-            taken = s.mafia[0]
+            taken = s.mafia[1 - s.current]
             c0 = self.codec.CHOOSE0
             return [c0 + m for m in range(len(self.t.mafias)) if m != taken]
-        if phase == DRAW and player is None:
+        if (phase == DRAW or phase == START) and player is None:
             return [a for a, _ in self.chance_outcomes(s)]
         return []
 
@@ -444,11 +484,15 @@ class Kingpin(Game):
             return self._next_turn(s.board, hand, deck, s.track, s.mafia, p, s.last_dead)
         if phase == CHOOSE:
             m = action - C.CHOOSE0
-            if s.current == 0:
-                return State(CHOOSE, 1, (m, -1), s.board, s.hand, s.deck, s.track, -1, "", ())
-            mafia = (s.mafia[0], m)
+            p = s.current
+            mafia = _put(s.mafia, p, m)
+            if mafia[1 - p] < 0:  # the starting player chose; the opponent chooses next
+                return State(CHOOSE, 1 - p, mafia, s.board, s.hand, s.deck, s.track, -1, "", ())
             hand, deck = self._deal(mafia)
-            return State(PLAY, 0, mafia, s.board, hand, deck, s.track, -1, "", ())
+            return State(PLAY, 1 - p, mafia, s.board, hand, deck, s.track, -1, "", ())
+        if phase == START:
+            return State(CHOOSE if s.mafia[0] < 0 else PLAY, action, s.mafia, s.board, s.hand, s.deck,
+                         s.track, -1, "", ())
         t = self.t
         p = s.current
         board = list(s.board)
@@ -605,6 +649,8 @@ class Kingpin(Game):
 
     # ---- notation -----------------------------------------------------------------------
     def action_to_str(self, s: State, action: int) -> str:
+        if s.phase == START:
+            return f"player {action} starts"
         return self.codec.to_str(action)
 
     def parse_action(self, s: State, text: str, player: int | None = None) -> int:
@@ -627,7 +673,7 @@ class Kingpin(Game):
     # ---- checks ---------------------------------------------------------------------------
     def validate_state(self, s: State) -> None:
         t = self.t
-        if s.phase not in (CHOOSE, DRAW, PLAY, END):
+        if s.phase not in (START, CHOOSE, DRAW, PLAY, END):
             raise InvalidStateError(f"unknown phase {s.phase}")
         if s.current not in (0, 1):
             raise InvalidStateError("current must be 0 or 1")
@@ -638,9 +684,13 @@ class Kingpin(Game):
         if s.winner not in (-1, 0, 1) or (s.phase == END) != (s.winner >= 0):
             raise InvalidStateError("winner must be set exactly when the game is over")
         nm = len(t.mafias)
-        if s.phase == CHOOSE:
-            if s.mafia[1] != -1 or not (-1 <= s.mafia[0] < nm) or (s.mafia[0] >= 0) != (s.current == 1):
+        if s.phase == START and (any(c >= 0 for c in s.board) or s.current != 0):
+            raise InvalidStateError("the starting player is chosen before any tile is played (current 0)")
+        if s.phase == CHOOSE or (s.phase == START and s.mafia[0] < 0):
+            if s.mafia[s.current] != -1 or not all(-1 <= m < nm for m in s.mafia) or s.mafia[0] == s.mafia[1] >= 0:
                 raise InvalidStateError("mafia choice out of order")
+            if s.phase == START and s.mafia != (-1, -1):
+                raise InvalidStateError("the mafias are chosen after the starting player")
             if any(c >= 0 for c in s.board) or any(s.hand) or any(s.deck):
                 raise InvalidStateError("no tile is dealt before both mafias are chosen")
             return

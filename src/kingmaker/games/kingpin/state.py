@@ -2,9 +2,9 @@
 
 Fields::
 
-    phase      CHOOSE (a player picks a mafia), DRAW (chance: the mover draws a
-               face-down tile face up), PLAY or END
-    current    the player to act (the drawer at a DRAW node)
+    phase      START (chance: who starts), CHOOSE (a player picks a mafia), DRAW
+               (chance: the mover draws a face-down tile face up), PLAY or END
+    current    the player to act (the drawer at a DRAW node; 0 at START)
     mafia      (m0, m1): index of each player's mafia in the game's tile set, -1 unchosen
     board      one entry per square: -1 empty, else tile * 4 + facing (N 0, E 1, S 2, W 3)
     hand       per player, the sorted ids of their face-up tiles not yet played
@@ -27,8 +27,9 @@ CHOOSE = 0
 DRAW = 1
 PLAY = 2
 END = 3
+START = 4  # chance: "In any random way choose the player, who will start the game."
 
-PHASE_NAMES = {CHOOSE: "choose mafia", DRAW: "draw", PLAY: "play", END: "end"}
+PHASE_NAMES = {START: "choose the starting player", CHOOSE: "choose mafia", DRAW: "draw", PLAY: "play", END: "end"}
 
 # Reasons the game ended.
 EXIT = "exit"                  # a tile left the board past the enemy's area

@@ -20,6 +20,7 @@ from .state import (
     NO_MANS_LAND,
     OUT_OF_ACTIONS,
     PHASE_NAMES,
+    START,
     STUCK,
     State,
 )
@@ -107,7 +108,7 @@ def view(game: Kingpin, s: State, player: int | None) -> dict:
     for p in range(2):
         m = s.mafia[p]
         entry: dict = {"player": p, "mafia": mafia_info(game, m) if m >= 0 else None}
-        if s.phase != 0:  # tiles are dealt once both mafias are chosen
+        if chosen:  # tiles are dealt once both mafias are chosen
             on_board = [t.tiles[c >> 2].short for c in s.board if c >= 0 and own and own[c >> 2] == p]
             gone = set(s.hand[p]) | set(s.deck[p]) | {c >> 2 for c in s.board if c >= 0} | {s.exited}
             entry.update({
@@ -156,6 +157,8 @@ def view(game: Kingpin, s: State, player: int | None) -> dict:
 
 
 def observe_action(game: Kingpin, s: State, action: int, player: int | None, observer: int | None) -> str:
+    if s.phase == START:
+        return f"chance: player {action} starts (chosen at random)"
     text = game.codec.to_str(action)
     if game.current_player(s) == CHANCE:
         return f"player {s.current} turns up {text[5:]}"
