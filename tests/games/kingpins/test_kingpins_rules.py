@@ -151,17 +151,35 @@ def test_gameplay_recruitment_stacks_move_onto_syndicates_but_a_syndicate_never_
 
 def test_gameplay_any_card_onto_an_empty_original_recruitment_stack():
     """Gameplay: "Play any card from your hand to one of the original (N, S, E, W) recruitment
-    stacks that has become empty." Ruling KP-4: not a Femme Fatale (she is only discarded)."""
+    stacks that has become empty." Ruling KP-4: any card, a Femme Fatale too."""
     g = make(2)
     s = position(g, ["M9 V12 Hb Fr", "D4"], {"N": "B6", "E": "D2", "S": "V7"})  # W is empty
     legal = {g.action_to_str(s, a) for a in g.legal_actions(s)}
-    assert {"M9 to W", "V12 to W", "Hb to W"} <= legal
-    assert "Fr to W" not in legal
-    assert "M9 to NE" not in legal  # an empty corner takes only a kingpin
+    assert {"M9 to W", "V12 to W", "Hb to W", "Fr to W"} <= legal
+    assert "M9 to NE" not in legal and "Fr to NE" not in legal  # an empty corner takes only a kingpin
     s2 = play(g, s, "M9 to W")
     assert s2.stacks[3] == (k("M9"),)
-    with pytest.raises(IllegalActionError, match="Femme Fatale is never placed"):
-        g.play(s, "Fr to W")
+
+
+def test_gameplay_ruling_kp4_a_femme_fatale_may_go_to_an_empty_original_stack_which_is_then_dead():
+    """Gameplay: "Play any card from your hand to one of the original (N, S, E, W) recruitment
+    stacks that has become empty." Ruling KP-4: a Femme Fatale may go there too; she has no
+    rank, so nothing is ever played on or under her and the stack never moves: the dead stack
+    is the player's choice. She is never placed on a card or in a corner."""
+    g = make(2)
+    s = position(g, ["Fr Fb M10 B5 Hr", "D4"], {"N": "B6", "E": "D2", "S": "V11"})  # W is empty
+    s2 = play(g, s, "Fb to W")
+    assert s2.stacks[3] == (k("Fb"),) and hand_codes(g, s2, 0) == ["B5", "Fr", "Hr", "M10"]
+    legal = {g.action_to_str(s2, a) for a in g.legal_actions(s2)}
+    assert not [x for x in legal if "W" in x.split()]  # nothing on, under, onto or from W
+    assert "M10 on S" in legal  # the other stacks play on as before
+    s3 = position(g, ["Fr B11 Hr", "D4"], {"N": "Fb", "E": "D12", "S": "V11"})  # nothing fits under Fb
+    assert not [x for x in (g.action_to_str(s3, a) for a in g.legal_actions(s3)) if "N" in x.split()]
+    with pytest.raises(IllegalActionError, match="has no rank"):
+        g.play(s, "Fr on N")  # never on a card
+    with pytest.raises(IllegalActionError, match="empty original recruitment stack"):
+        g.play(s, "Fr to NE")
+    assert g.hand_score(from_kinds([k("Fr")])) == 5  # kept, she still scores her value
 
 
 def test_gameplay_discard_a_femme_fatale_to_play_a_card_under_a_stack():

@@ -9,7 +9,9 @@ In order of preference:
    valuable first, counting the cards it lets you play after it;
 3. after an Enforcer, rub out the most valuable card allowed;
 4. move a stack off an original recruitment space when you hold a card to put
-   there, then put there the card that sheds the most (with its chain);
+   there, then put there the card that sheds the most (with its chain); a
+   Femme Fatale goes to an empty space only as the last card (it would kill the
+   space, ruling KP-4);
 5. end the turn.
 
 Hideouts are shed like any card: Lie Low only helps a hand of nothing else.
@@ -98,6 +100,8 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
             k, t = divmod(a, 8)
             if size == 1:
                 return a  # the last card: the round ends with nothing in hand
+            if k == FF_RED or k == FF_RED + 1:
+                continue  # a Femme Fatale on an empty space would kill it (KP-4): keep her to slip a card under
             after = remove_card(hand, k)
             v = VALUE[k] + 1 + 0.5 * _chain(after, k) + _bonus(game, s, k, after)
             if stacks[t] or t >= 4:  # onto a card, or a kingpin into an empty corner

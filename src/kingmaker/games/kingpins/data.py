@@ -113,7 +113,7 @@ FULL_DECK = (1 << NUM_CARDS) - 1
 KIND_BITS = (1 << NUM_KINDS) - 1  # first copies only
 FF_BITS = (1 << FF_RED) | (1 << FF_BLACK)
 FF_ALL_BITS = FF_BITS | (FF_BITS << 4)  # both copies of both Femme Fatales
-NOT_FF_BITS = KIND_BITS & ~FF_BITS  # the kinds that can be placed on a stack
+NOT_FF_BITS = KIND_BITS & ~FF_BITS  # the kinds that are not a Femme Fatale
 RUB_OUT_BITS = sum(1 << k for k in range(NUM_KINDS) if VALUE[k] <= RUB_OUT_MAX_VALUE)
 KINGPIN_BITS = sum(1 << k for k in KINGPINS)
 

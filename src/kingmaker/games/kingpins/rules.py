@@ -41,9 +41,9 @@ from .data import (
     FF_RED,
     FULL_DECK,
     HAND_SIZE,
+    KIND_BITS,
     KINGPIN_BITS,
     KINGPIN_RANK,
-    NOT_FF_BITS,
     NUM_CARDS,
     NUM_KINDS,
     NUM_RANKED,
@@ -205,9 +205,10 @@ class Kingpins(Game):
                         if hand >> k & 1:
                             out.append(k * 8 + t)
             else:
-                # An empty original recruitment stack takes any card (not a Femme Fatale,
-                # ruling KP-4); an empty corner takes only a kingpin.
-                m = hand & (NOT_FF_BITS if t < 4 else KINGPIN_BITS)
+                # An empty original recruitment stack takes any card, a Femme Fatale too
+                # (ruling KP-4: the dead stack is the player's choice); an empty corner
+                # takes only a kingpin.
+                m = hand & (KIND_BITS if t < 4 else KINGPIN_BITS)
                 while m:
                     low = m & -m
                     out.append((low.bit_length() - 1) * 8 + t)
@@ -447,11 +448,12 @@ class Kingpins(Game):
         if action < A.UNDER0:
             k, t = divmod(action, 8)
             st = s.stacks[t]
-            if k in (FF_RED, FF_RED + 1):
-                return ("a Femme Fatale is never placed on a stack; discard it to slip a card under "
-                        "a stack ('<card> under <stack> with <Fr|Fb>')")
             if not count(hand, k):
                 return f"you do not hold {card_label(k)}"
+            if k in (FF_RED, FF_RED + 1):
+                return ("a Femme Fatale has no rank: she goes only to an empty original recruitment "
+                        "stack (N, E, S, W), or is discarded to slip a card under a stack "
+                        "('<card> under <stack> with <Fr|Fb>')")
             if not st:
                 if t >= 4:
                     return f"only a kingpin (12) starts a syndicate in the empty corner {STACK_NAMES[t]}"
