@@ -38,7 +38,7 @@ from .data import (
 from .state import ESC_WINDOW, GANG_WINDOW, MOVES, PICK_RECRUIT, State, unpack_spheres
 
 if TYPE_CHECKING:
-    from .rules import GangsOfGreenCity
+    from .game import GangsOfGreenCity
 
 _DANGER = (0.0, 1.0, 2.6, 6.0)
 _last: list = [None, None]

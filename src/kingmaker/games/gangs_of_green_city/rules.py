@@ -19,16 +19,19 @@ A turn as a chain of nodes::
 Every player sees the whole state (hands are open, deck orders are never
 stored), so the game declares perfect information: the decks' unknowns are
 chance nodes, as in backgammon.
+
+These are functions of the game (its options) and a state; the ``Game`` class
+that composes them is in ``game.py``. This module depends only on ``state``,
+``actions`` and ``data``.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ...core.api import CHANCE, TERMINAL, Game, Option
-from ...core.errors import GameOverError, InvalidStateError
-from ...core.registry import register
+from ...core.api import CHANCE, TERMINAL, node_name
+from ...core.errors import GameOverError, IllegalActionError, InvalidStateError
 from . import actions as A
 from .data import (
     CABBIE,
@@ -62,7 +65,6 @@ from .data import (
     SETUP_SPHERES,
     SPHERES_PER_GANG,
     START_SAFE_HOUSE,
-    STARTING_HANDS,
     WAR_LOSS,
     WATCH,
     WITNESS,
@@ -126,6 +128,9 @@ from .state import (
     QUIET as QUIET_F,
 )
 
+if TYPE_CHECKING:
+    from .game import GangsOfGreenCity
+
 _ALL_GANGS = (1 << NUM_GANGS) - 1
 RESPITE_IDS = (ROOFTOP, FUNDRAISER, QUIET, WITNESS, WATCH)
 ABSENT_MINDED_HAND = 5  # Professor Vance discards when a card features her and she holds this many
@@ -140,841 +145,773 @@ def _with(t: tuple[int, ...], x: int) -> tuple[int, ...]:
     return tuple(sorted(t + (x,)))
 
 
-@register
-class GangsOfGreenCity(Game):
-    """Gangs Of Green City: a team of heroes ends the recruitment of four gangs before riots win."""
-
-    id = "gangs-of-green-city"
-    name = "Gangs Of Green City"
-    min_players = 2
-    max_players = 5
-    has_chance = True
-    perfect_information = True
-    zero_sum = False
-    constant_sum = None
-    cooperative = True
-    min_return = 0.0
-    max_return = 1.0
-    rulebook = "gangs-of-green-city.txt"
-    summary = "Co-operative: heroes of Green City end the recruitment of four gangs before riots turn to war."
-    options = (
-        Option(
-            "escalations",
-            6,
-            (4, 5, 6),
-            "ESCALATION! cards shuffled into the hero deck (6 as the rulebook; fewer is easier)",
-        ),
-        Option(
-            "continue_the_fight",
-            False,
-            (False, True),
-            "Continue The Fight: victory only once all four gangs are defeated",
-        ),
+# ---- set-up ---------------------------------------------------------------
+def new_initial_state(game: GangsOfGreenCity) -> State:
+    n = game.num_players
+    return State(
+        S_CAST, 0, (-1,) * n, (PARK,) * n, ((),) * n, (0,) * NUM_POIS,
+        (SPHERES_PER_GANG,) * NUM_GANGS, (START_SAFE_HOUSE,), 0, 0, 0, 0,
+        tuple(range(NUM_HERO)), (), (), tuple(range(game.num_escalations)), (), (), (), (),
+        0, 0, (0,) * n, 0, (), -1, 0, PICK_LIMIT, -1, -1, -1, -1, -1, 0, "",
     )
-    State = State
-    conformance_games = 200
-    conformance_hidden_every = 1
 
-    def __init__(self, players: int, **options: Any) -> None:
-        self.num_escalations = int(options.get("escalations", 6))
-        self.continue_fight = bool(options.get("continue_the_fight", False))
-        self.hand_size = STARTING_HANDS[players]
-        self._view_cache: tuple = (None, None)
-        super().__init__(players, **options)
 
-    def max_game_length(self) -> int:
-        # Set-up: n cast cards + 9 gang cards + at most 10 hand cards. Every turn draws two
-        # hero cards from at most 59, so at most 30 turns; a turn has at most 5 moves (4 and
-        # the free one out of Center Park), 2 hero draws, 4 gang draws and a window of at
-        # most n passes. Each ESCALATION! adds a bottom card and a window (n passes). Every
-        # discard removes one of the 53 POI and respite cards from a hand for good, and the
-        # five respites take at most three decisions each (play, pawn, target).
-        n = self.num_players
-        return (n + 9 + 10) + 30 * (5 + 2 + 4 + n) + 6 * (1 + n) + 53 + 15
+# ---- whose turn -------------------------------------------------------------
+def current_player(game: GangsOfGreenCity, s: State) -> int:
+    if s.result:
+        return TERMINAL
+    if s.resp >= 0:
+        return s.resp_player
+    if s.pick_n > 0:
+        return s.pick_player
+    st = s.stage
+    if st == MOVES_STAGE:
+        return s.current
+    if st == ESC_WINDOW or st == GANG_WINDOW:
+        return s.window[0]
+    return CHANCE
 
-    # ---- set-up ---------------------------------------------------------------
-    def new_initial_state(self) -> State:
-        n = self.num_players
-        return State(
-            S_CAST, 0, (-1,) * n, (PARK,) * n, ((),) * n, (0,) * NUM_POIS,
-            (SPHERES_PER_GANG,) * NUM_GANGS, (START_SAFE_HOUSE,), 0, 0, 0, 0,
-            tuple(range(NUM_HERO)), (), (), tuple(range(self.num_escalations)), (), (), (), (),
-            0, 0, (0,) * n, 0, (), -1, 0, PICK_LIMIT, -1, -1, -1, -1, -1, 0, "",
+
+def is_terminal(game: GangsOfGreenCity, s: State) -> bool:
+    return s.result != 0
+
+
+# ---- chance -----------------------------------------------------------------
+def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]:
+    if current_player(game, s) != CHANCE:
+        raise IllegalActionError(
+            f"{game.name}: chance_outcomes called at a {node_name(current_player(game, s))} node"
         )
-
-    # ---- whose turn -------------------------------------------------------------
-    def current_player(self, s: State) -> int:
-        if s.result:
-            return TERMINAL
-        if s.resp >= 0:
-            return s.resp_player
-        if s.pick_n > 0:
-            return s.pick_player
-        st = s.stage
-        if st == MOVES_STAGE:
-            return s.current
-        if st == ESC_WINDOW or st == GANG_WINDOW:
-            return s.window[0]
-        return CHANCE
-
-    def is_terminal(self, s: State) -> bool:
-        return s.result != 0
-
-    # ---- chance -----------------------------------------------------------------
-    def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
-        if self.current_player(s) != CHANCE:
-            return super().chance_outcomes(s)
-        st = s.stage
-        if st == S_CAST:
-            left = [k for k in range(NUM_CAST) if k not in s.cast]
-            p = 1.0 / len(left)
-            return [(A.CAST0 + k, p) for k in left]
-        if st == S_HANDS:
-            pool = s.hero_pool
-            p = 1.0 / len(pool)
-            return [(A.HDRAW0 + c, p) for c in pool]
-        if st == DRAW:
-            i = _top_pile(s.piles)
-            left = s.piles[i]
-            esc = s.pile_esc[i]
-            out = []
-            if left > esc:
-                p = (left - esc) / left / len(s.hero_pool)
-                out = [(A.HDRAW0 + c, p) for c in s.hero_pool]
-            if esc:
-                p = 1.0 / left / len(s.esc_left)
-                out.extend((A.HDRAW0 + ESC_CARD0 + e, p) for e in s.esc_left)
-            return out
-        # gang cards: the known top set first; the bottom card comes from the unknown rest
-        top = s.gang_top
-        rest = _gang_rest(s)
-        if st == ESC_BOTTOM:
-            cards = rest or top
-        else:
-            cards = top or rest
-        p = 1.0 / len(cards)
-        return [(A.GDRAW0 + c, p) for c in cards]
-
-    # ---- legal actions ----------------------------------------------------------
-    def legal_actions(self, s: State, player: int | None = None) -> list[int]:
-        cp = self.current_player(s)
-        if cp < 0:
-            return [a for a, _ in self.chance_outcomes(s)] if cp == CHANCE and player is None else []
-        if player is not None and player != cp:
-            return []
-        if s.resp >= 0:
-            return self._target_actions(s)
-        hand = s.hands[cp]
-        if s.pick_n > 0:
-            if s.pick_kind == PICK_RECRUIT:
-                g = s.pick_gang
-                out = [A.DISCARD0 + c for c in hand if c < NUM_POIS and DISTRICT[c] == g]
-            else:
-                out = [A.DISCARD0 + c for c in hand]
-            out.extend(self._respite_plays(s, hand))
-            out.sort()
-            return out
-        if s.stage == MOVES_STAGE:
-            return self._move_actions(s, cp, hand)
-        out = self._respite_plays(s, hand)
-        out.append(A.PASS)
-        return out
-
-    def _respite_plays(self, s: State, hand: tuple[int, ...]) -> list[int]:
+    st = s.stage
+    if st == S_CAST:
+        left = [k for k in range(NUM_CAST) if k not in s.cast]
+        p = 1.0 / len(left)
+        return [(A.CAST0 + k, p) for k in left]
+    if st == S_HANDS:
+        pool = s.hero_pool
+        p = 1.0 / len(pool)
+        return [(A.HDRAW0 + c, p) for c in pool]
+    if st == DRAW:
+        i = _top_pile(s.piles)
+        left = s.piles[i]
+        esc = s.pile_esc[i]
         out = []
-        for c in hand:
-            if c >= RESPITE0:
-                r = c - RESPITE0
-                if r == FUNDRAISER and len(s.safe) >= SAFE_HOUSES:
-                    continue
-                if r == QUIET and s.quiet:
-                    continue
-                if r == WITNESS and not s.gang_disc:
-                    continue
-                if r == WATCH and not any(s.spheres):
-                    continue
-                out.append(A.RESPITE0 + r)
+        if left > esc:
+            p = (left - esc) / left / len(s.hero_pool)
+            out = [(A.HDRAW0 + c, p) for c in s.hero_pool]
+        if esc:
+            p = 1.0 / left / len(s.esc_left)
+            out.extend((A.HDRAW0 + ESC_CARD0 + e, p) for e in s.esc_left)
         return out
+    # gang cards: the known top set first; the bottom card comes from the unknown rest
+    top = s.gang_top
+    rest = _gang_rest(s)
+    if st == ESC_BOTTOM:
+        cards = rest or top
+    else:
+        cards = top or rest
+    p = 1.0 / len(cards)
+    return [(A.GDRAW0 + c, p) for c in cards]
 
-    def _target_actions(self, s: State) -> list[int]:
-        r = s.resp
-        if r == ROOFTOP:
-            if s.resp_pawn < 0:
-                return [A.PAWN0 + q for q in range(self.num_players)]
-            here = s.pawns[s.resp_pawn]
-            return [A.DEST0 + d for d in range(NUM_POIS) if d != here]
-        if r == FUNDRAISER:
-            safe = s.safe
-            return [A.DEST0 + d for d in range(NUM_POIS) if d not in safe]
-        if r == WITNESS:
-            return [A.GCARD0 + c for c in s.gang_disc]
-        return [
-            A.WATCH0 + p * NUM_GANGS + g
-            for p, x in enumerate(s.spheres)
-            if x
-            for g in range(NUM_GANGS)
-            if x >> SHIFT[g] & 3
-        ]
 
-    def _move_actions(self, s: State, p: int, hand: tuple[int, ...]) -> list[int]:
-        pos = s.pawns[p]
-        me = s.cast[p]
-        out = [A.TRAVEL0 + d for d in NEIGHBOURS[pos]]
-        for c in hand:
-            if c < NUM_POIS and c != pos:
-                out.append(A.ESCAPE0 + c)
-        pawns = s.pawns
-        if pos != PARK:
-            safe = s.safe
-            holds_here = pos in hand
-            if holds_here:
-                out.extend(A.PORTAL0 + d for d in range(NUM_POIS) if d != pos)
-            at_safe = pos in safe
-            if at_safe:
-                out.extend(A.RIDE0 + d for d in safe if d != pos)
-            elif holds_here or me == CABBIE:
-                if len(safe) < SAFE_HOUSES:
-                    out.append(A.SAFE_SUPPLY)
-                else:
-                    out.extend(A.SAFE0 + d for d in safe)
-            if at_safe:
-                need = PROFESSOR_RECRUIT_CARDS if me == PROFESSOR else RECRUIT_CARDS
-                counts = [0] * NUM_GANGS
-                for c in hand:
-                    if c < NUM_POIS:
-                        counts[DISTRICT[c]] += 1
-                for g in range(NUM_GANGS):
-                    if counts[g] >= need and not s.ended >> g & 1:
-                        out.append(A.RECRUIT0 + g)
-            here = s.spheres[pos]
-            if here:
-                for g in range(NUM_GANGS):
-                    if here >> SHIFT[g] & 3:
-                        out.append(A.BATTLE0 + g)
-            hands = s.hands
-            for q in range(self.num_players):
-                if q != p and pawns[q] == pos:
-                    shares = set()
-                    if holds_here or pos in hands[q]:
-                        shares.add(pos)
-                    if me == DETECTIVE:
-                        shares.update(c for c in hand if c < NUM_POIS)
-                    if s.cast[q] == DETECTIVE:
-                        shares.update(c for c in hands[q] if c < NUM_POIS)
-                    out.extend(A.SHARE0 + q * NUM_POIS + c for c in shares)
-        if me == MAYOR:
-            occupied = {x for x in pawns if x != PARK}
-            for q in range(self.num_players):
-                if q != p:
-                    qpos = pawns[q]
-                    dests = occupied.union(NEIGHBOURS[qpos])
-                    dests.discard(qpos)
-                    out.extend(A.DISPATCH0 + q * NUM_POIS + d for d in dests)
-        out.extend(self._respite_plays(s, hand))
+# ---- legal actions ----------------------------------------------------------
+def legal_actions(game: GangsOfGreenCity, s: State, player: int | None = None) -> list[int]:
+    cp = current_player(game, s)
+    if cp < 0:
+        return [a for a, _ in chance_outcomes(game, s)] if cp == CHANCE and player is None else []
+    if player is not None and player != cp:
+        return []
+    if s.resp >= 0:
+        return _target_actions(game, s)
+    hand = s.hands[cp]
+    if s.pick_n > 0:
+        if s.pick_kind == PICK_RECRUIT:
+            g = s.pick_gang
+            out = [A.DISCARD0 + c for c in hand if c < NUM_POIS and DISTRICT[c] == g]
+        else:
+            out = [A.DISCARD0 + c for c in hand]
+        out.extend(_respite_plays(game, s, hand))
         out.sort()
         return out
+    if s.stage == MOVES_STAGE:
+        return _move_actions(game, s, cp, hand)
+    out = _respite_plays(game, s, hand)
+    out.append(A.PASS)
+    return out
 
-    def explain_illegal(self, s: State, action: int, player: int) -> str:
-        if s.resp >= 0:
-            return "a respite card is being played: choose its target first"
-        if s.pick_n > 0:
-            return f"player {s.pick_player} must first discard {s.pick_n} card(s)"
-        if A.RESPITE0 <= action < A.PASS:
-            if RESPITE0 + action - A.RESPITE0 not in s.hands[player]:
-                return "you do not hold that respite card"
-            return "that respite card would have no effect now"
-        if s.stage != MOVES_STAGE:
-            return "this is a respite window: play a respite card or pass"
-        pos = s.pawns[player]
-        if action < A.ESCAPE0:
-            return "you can only travel along a white line to an adjacent POI"
-        if action < A.PORTAL0:
-            return "escaping to a POI takes that POI's card from your hand"
-        if action < A.RIDE0:
-            return "escaping anywhere takes the card of the POI you stand on"
-        if action < A.SAFE0:
-            return "bumming a ride goes from a safe house to another safe house"
-        if action < A.RECRUIT0:
-            return "a safe house needs the card of your POI, and none there yet"
-        if action < A.BATTLE0:
-            return "ending recruitment needs a safe house and five cards of that district (still recruiting)"
-        if action < A.SHARE0:
-            return "there is no sphere of that gang on your POI"
-        if action < A.DISPATCH0:
-            if pos == PARK:
-                return "Center Park is not a POI: nobody can be briefed there"
-            return "briefing needs both pawns on the same POI and that POI's card"
-        if action < A.RESPITE0:
-            return "only Mayor Maple dispatches pawns: to an adjacent POI or one holding a pawn"
-        return "it is your move: travel, escape, ride, build, recruit, battle or brief"
 
-    # ---- apply ------------------------------------------------------------------
-    def apply(self, s: State, action: int, player: int | None = None) -> State:
-        if s.result:
-            raise GameOverError(f"{self.name} is over ({s.reason}); no move is accepted")
-        w = unpack(s)
-        cp = self.current_player(s)
-        if cp == CHANCE:
-            self._apply_chance(w, action)
-        elif s.resp >= 0:
-            self._apply_target(w, action)
-        elif A.RESPITE0 <= action < A.PASS:
-            self._play_respite(w, cp, action - A.RESPITE0)
-        elif s.pick_n > 0:
-            c = action - A.DISCARD0
-            q = s.pick_player
-            hands = w[HANDS]
-            w[HANDS] = hands[:q] + (_without(hands[q], c),) + hands[q + 1 :]
-            w[HERO_DISC] = _with(w[HERO_DISC], c)
-            w[PICK_N] -= 1
-        elif s.stage == MOVES_STAGE:
-            self._apply_move(w, cp, action)
-        else:  # PASS in a window
-            w[WINDOW] = w[WINDOW][1:]
-        self._settle(w)
-        return State(*w)
+def _respite_plays(game: GangsOfGreenCity, s: State, hand: tuple[int, ...]) -> list[int]:
+    out = []
+    for c in hand:
+        if c >= RESPITE0:
+            r = c - RESPITE0
+            if r == FUNDRAISER and len(s.safe) >= SAFE_HOUSES:
+                continue
+            if r == QUIET and s.quiet:
+                continue
+            if r == WITNESS and not s.gang_disc:
+                continue
+            if r == WATCH and not any(s.spheres):
+                continue
+            out.append(A.RESPITE0 + r)
+    return out
 
-    def _apply_move(self, w: list, p: int, a: int) -> None:
-        pawns = w[PAWNS]
-        pos = pawns[p]
-        me = w[CAST][p]
-        cost = 1
-        if a < A.SAFE0:  # travel, the two escapes, a ride
-            if a < A.ESCAPE0:
-                dest = a
-            elif a < A.PORTAL0:
-                dest = a - A.ESCAPE0
-                self._discard(w, p, dest)
-            elif a < A.RIDE0:
-                dest = a - A.PORTAL0
-                self._discard(w, p, pos)
+
+def _target_actions(game: GangsOfGreenCity, s: State) -> list[int]:
+    r = s.resp
+    if r == ROOFTOP:
+        if s.resp_pawn < 0:
+            return [A.PAWN0 + q for q in range(game.num_players)]
+        here = s.pawns[s.resp_pawn]
+        return [A.DEST0 + d for d in range(NUM_POIS) if d != here]
+    if r == FUNDRAISER:
+        safe = s.safe
+        return [A.DEST0 + d for d in range(NUM_POIS) if d not in safe]
+    if r == WITNESS:
+        return [A.GCARD0 + c for c in s.gang_disc]
+    return [
+        A.WATCH0 + p * NUM_GANGS + g
+        for p, x in enumerate(s.spheres)
+        if x
+        for g in range(NUM_GANGS)
+        if x >> SHIFT[g] & 3
+    ]
+
+
+def _move_actions(game: GangsOfGreenCity, s: State, p: int, hand: tuple[int, ...]) -> list[int]:
+    pos = s.pawns[p]
+    me = s.cast[p]
+    out = [A.TRAVEL0 + d for d in NEIGHBOURS[pos]]
+    for c in hand:
+        if c < NUM_POIS and c != pos:
+            out.append(A.ESCAPE0 + c)
+    pawns = s.pawns
+    if pos != PARK:
+        safe = s.safe
+        holds_here = pos in hand
+        if holds_here:
+            out.extend(A.PORTAL0 + d for d in range(NUM_POIS) if d != pos)
+        at_safe = pos in safe
+        if at_safe:
+            out.extend(A.RIDE0 + d for d in safe if d != pos)
+        elif holds_here or me == CABBIE:
+            if len(safe) < SAFE_HOUSES:
+                out.append(A.SAFE_SUPPLY)
             else:
-                dest = a - A.RIDE0
-            if pos == PARK:
-                cost = 0  # the first move out of Center Park is free
-            w[PAWNS] = pawns[:p] + (dest,) + pawns[p + 1 :]
-            if me == GHOST:
-                self._ghost_clear(w)
-        elif a < A.RECRUIT0:
-            if me != CABBIE:
-                self._discard(w, p, pos)
-            safe = w[SAFE]
-            if a != A.SAFE_SUPPLY:
-                safe = _without(safe, a - A.SAFE0)
-            w[SAFE] = _with(safe, pos)
-        elif a < A.BATTLE0:
-            g = a - A.RECRUIT0
-            self._end_recruitment(w, p, g)
-        elif a < A.SHARE0:
-            g = a - A.BATTLE0
-            sph = w[SPHERES]
-            have = sph[pos] >> SHIFT[g] & 3
-            take = have if (me == GHOST or w[ENDED] >> g & 1) else 1
-            w[SPHERES] = sph[:pos] + (sph[pos] - (take << SHIFT[g]),) + sph[pos + 1 :]
-            sup = list(w[SUPPLY])
-            sup[g] += take
-            w[SUPPLY] = tuple(sup)
-            self._check_defeated(w, g)
-        elif a < A.DISPATCH0:
-            q, c = divmod(a - A.SHARE0, NUM_POIS)
-            hands = list(w[HANDS])
-            giver, taker = (p, q) if c in hands[p] else (q, p)
-            hands[giver] = _without(hands[giver], c)
-            hands[taker] = _with(hands[taker], c)
-            w[HANDS] = tuple(hands)
-            if len(hands[taker]) > HAND_LIMIT:
-                self._ask_discard(w, taker, len(hands[taker]) - HAND_LIMIT, PICK_LIMIT, -1)
-        else:
-            q, dest = divmod(a - A.DISPATCH0, NUM_POIS)
-            w[PAWNS] = pawns[:q] + (dest,) + pawns[q + 1 :]
-            if w[CAST][q] == GHOST:
-                self._ghost_clear(w)
-        w[MOVES_LEFT] -= cost
+                out.extend(A.SAFE0 + d for d in safe)
+        if at_safe:
+            need = PROFESSOR_RECRUIT_CARDS if me == PROFESSOR else RECRUIT_CARDS
+            counts = [0] * NUM_GANGS
+            for c in hand:
+                if c < NUM_POIS:
+                    counts[DISTRICT[c]] += 1
+            for g in range(NUM_GANGS):
+                if counts[g] >= need and not s.ended >> g & 1:
+                    out.append(A.RECRUIT0 + g)
+        here = s.spheres[pos]
+        if here:
+            for g in range(NUM_GANGS):
+                if here >> SHIFT[g] & 3:
+                    out.append(A.BATTLE0 + g)
+        hands = s.hands
+        for q in range(game.num_players):
+            if q != p and pawns[q] == pos:
+                shares = set()
+                if holds_here or pos in hands[q]:
+                    shares.add(pos)
+                if me == DETECTIVE:
+                    shares.update(c for c in hand if c < NUM_POIS)
+                if s.cast[q] == DETECTIVE:
+                    shares.update(c for c in hands[q] if c < NUM_POIS)
+                out.extend(A.SHARE0 + q * NUM_POIS + c for c in shares)
+    if me == MAYOR:
+        occupied = {x for x in pawns if x != PARK}
+        for q in range(game.num_players):
+            if q != p:
+                qpos = pawns[q]
+                dests = occupied.union(NEIGHBOURS[qpos])
+                dests.discard(qpos)
+                out.extend(A.DISPATCH0 + q * NUM_POIS + d for d in dests)
+    out.extend(_respite_plays(game, s, hand))
+    out.sort()
+    return out
 
-    def _end_recruitment(self, w: list, p: int, g: int) -> None:
-        need = PROFESSOR_RECRUIT_CARDS if w[CAST][p] == PROFESSOR else RECRUIT_CARDS
-        w[ENDED] |= 1 << g
-        if not self.continue_fight and w[ENDED] == _ALL_GANGS:
-            self._finish(w, VICTORY, "recruitment into all four gangs has ended")
-            return
-        self._ghost_clear(w)
-        self._check_defeated(w, g)
-        cards = [c for c in w[HANDS][p] if c < NUM_POIS and DISTRICT[c] == g]
-        if len(cards) == need:
-            for c in cards:
-                self._discard(w, p, c)
-        else:
-            self._ask_discard(w, p, need, PICK_RECRUIT, g)
 
-    def _discard(self, w: list, p: int, c: int) -> None:
+def explain_illegal(game: GangsOfGreenCity, s: State, action: int, player: int) -> str:
+    if s.resp >= 0:
+        return "a respite card is being played: choose its target first"
+    if s.pick_n > 0:
+        return f"player {s.pick_player} must first discard {s.pick_n} card(s)"
+    if A.RESPITE0 <= action < A.PASS:
+        if RESPITE0 + action - A.RESPITE0 not in s.hands[player]:
+            return "you do not hold that respite card"
+        return "that respite card would have no effect now"
+    if s.stage != MOVES_STAGE:
+        return "this is a respite window: play a respite card or pass"
+    pos = s.pawns[player]
+    if action < A.ESCAPE0:
+        return "you can only travel along a white line to an adjacent POI"
+    if action < A.PORTAL0:
+        return "escaping to a POI takes that POI's card from your hand"
+    if action < A.RIDE0:
+        return "escaping anywhere takes the card of the POI you stand on"
+    if action < A.SAFE0:
+        return "bumming a ride goes from a safe house to another safe house"
+    if action < A.RECRUIT0:
+        return "a safe house needs the card of your POI, and none there yet"
+    if action < A.BATTLE0:
+        return "ending recruitment needs a safe house and five cards of that district (still recruiting)"
+    if action < A.SHARE0:
+        return "there is no sphere of that gang on your POI"
+    if action < A.DISPATCH0:
+        if pos == PARK:
+            return "Center Park is not a POI: nobody can be briefed there"
+        return "briefing needs both pawns on the same POI and that POI's card"
+    if action < A.RESPITE0:
+        return "only Mayor Maple dispatches pawns: to an adjacent POI or one holding a pawn"
+    return "it is your move: travel, escape, ride, build, recruit, battle or brief"
+
+
+# ---- apply ------------------------------------------------------------------
+def apply(game: GangsOfGreenCity, s: State, action: int, player: int | None = None) -> State:
+    if s.result:
+        raise GameOverError(f"{game.name} is over ({s.reason}); no move is accepted")
+    w = unpack(s)
+    cp = current_player(game, s)
+    if cp == CHANCE:
+        _apply_chance(game, w, action)
+    elif s.resp >= 0:
+        _apply_target(game, w, action)
+    elif A.RESPITE0 <= action < A.PASS:
+        _play_respite(game, w, cp, action - A.RESPITE0)
+    elif s.pick_n > 0:
+        c = action - A.DISCARD0
+        q = s.pick_player
         hands = w[HANDS]
-        w[HANDS] = hands[:p] + (_without(hands[p], c),) + hands[p + 1 :]
+        w[HANDS] = hands[:q] + (_without(hands[q], c),) + hands[q + 1 :]
         w[HERO_DISC] = _with(w[HERO_DISC], c)
+        w[PICK_N] -= 1
+    elif s.stage == MOVES_STAGE:
+        _apply_move(game, w, cp, action)
+    else:  # PASS in a window
+        w[WINDOW] = w[WINDOW][1:]
+    _settle(game, w)
+    return State(*w)
 
-    def _ask_discard(self, w: list, p: int, n: int, kind: int, gang: int) -> None:
-        if w[PICK_N] > 0 and w[PICK_PLAYER] == p and w[PICK_KIND] == kind:
-            n += w[PICK_N]
-        w[PICK_PLAYER] = p
-        w[PICK_N] = min(n, len(w[HANDS][p]))
-        w[PICK_KIND] = kind
-        w[PICK_GANG] = gang
 
-    def _play_respite(self, w: list, p: int, r: int) -> None:
-        self._discard(w, p, RESPITE0 + r)
-        if w[PICK_N] > 0 and w[PICK_PLAYER] == p:
-            hand_n = len(w[HANDS][p])
-            if w[PICK_KIND] == PICK_LIMIT:
-                w[PICK_N] = max(0, hand_n - HAND_LIMIT)  # a respite played instead of a discard
-            else:
-                w[PICK_N] = min(w[PICK_N], hand_n)
-        if r == QUIET:
-            w[QUIET_F] = 1
+def _apply_move(game: GangsOfGreenCity, w: list, p: int, a: int) -> None:
+    pawns = w[PAWNS]
+    pos = pawns[p]
+    me = w[CAST][p]
+    cost = 1
+    if a < A.SAFE0:  # travel, the two escapes, a ride
+        if a < A.ESCAPE0:
+            dest = a
+        elif a < A.PORTAL0:
+            dest = a - A.ESCAPE0
+            _discard(game, w, p, dest)
+        elif a < A.RIDE0:
+            dest = a - A.PORTAL0
+            _discard(game, w, p, pos)
+        else:
+            dest = a - A.RIDE0
+        if pos == PARK:
+            cost = 0  # the first move out of Center Park is free
+        w[PAWNS] = pawns[:p] + (dest,) + pawns[p + 1 :]
+        if me == GHOST:
+            _ghost_clear(game, w)
+    elif a < A.RECRUIT0:
+        if me != CABBIE:
+            _discard(game, w, p, pos)
+        safe = w[SAFE]
+        if a != A.SAFE_SUPPLY:
+            safe = _without(safe, a - A.SAFE0)
+        w[SAFE] = _with(safe, pos)
+    elif a < A.BATTLE0:
+        g = a - A.RECRUIT0
+        _end_recruitment(game, w, p, g)
+    elif a < A.SHARE0:
+        g = a - A.BATTLE0
+        sph = w[SPHERES]
+        have = sph[pos] >> SHIFT[g] & 3
+        take = have if (me == GHOST or w[ENDED] >> g & 1) else 1
+        w[SPHERES] = sph[:pos] + (sph[pos] - (take << SHIFT[g]),) + sph[pos + 1 :]
+        sup = list(w[SUPPLY])
+        sup[g] += take
+        w[SUPPLY] = tuple(sup)
+        _check_defeated(game, w, g)
+    elif a < A.DISPATCH0:
+        q, c = divmod(a - A.SHARE0, NUM_POIS)
+        hands = list(w[HANDS])
+        giver, taker = (p, q) if c in hands[p] else (q, p)
+        hands[giver] = _without(hands[giver], c)
+        hands[taker] = _with(hands[taker], c)
+        w[HANDS] = tuple(hands)
+        if len(hands[taker]) > HAND_LIMIT:
+            _ask_discard(game, w, taker, len(hands[taker]) - HAND_LIMIT, PICK_LIMIT, -1)
+    else:
+        q, dest = divmod(a - A.DISPATCH0, NUM_POIS)
+        w[PAWNS] = pawns[:q] + (dest,) + pawns[q + 1 :]
+        if w[CAST][q] == GHOST:
+            _ghost_clear(game, w)
+    w[MOVES_LEFT] -= cost
+
+
+def _end_recruitment(game: GangsOfGreenCity, w: list, p: int, g: int) -> None:
+    need = PROFESSOR_RECRUIT_CARDS if w[CAST][p] == PROFESSOR else RECRUIT_CARDS
+    w[ENDED] |= 1 << g
+    if not game.continue_fight and w[ENDED] == _ALL_GANGS:
+        _finish(game, w, VICTORY, "recruitment into all four gangs has ended")
+        return
+    _ghost_clear(game, w)
+    _check_defeated(game, w, g)
+    cards = [c for c in w[HANDS][p] if c < NUM_POIS and DISTRICT[c] == g]
+    if len(cards) == need:
+        for c in cards:
+            _discard(game, w, p, c)
+    else:
+        _ask_discard(game, w, p, need, PICK_RECRUIT, g)
+
+
+def _discard(game: GangsOfGreenCity, w: list, p: int, c: int) -> None:
+    hands = w[HANDS]
+    w[HANDS] = hands[:p] + (_without(hands[p], c),) + hands[p + 1 :]
+    w[HERO_DISC] = _with(w[HERO_DISC], c)
+
+
+def _ask_discard(game: GangsOfGreenCity, w: list, p: int, n: int, kind: int, gang: int) -> None:
+    if w[PICK_N] > 0 and w[PICK_PLAYER] == p and w[PICK_KIND] == kind:
+        n += w[PICK_N]
+    w[PICK_PLAYER] = p
+    w[PICK_N] = min(n, len(w[HANDS][p]))
+    w[PICK_KIND] = kind
+    w[PICK_GANG] = gang
+
+
+def _play_respite(game: GangsOfGreenCity, w: list, p: int, r: int) -> None:
+    _discard(game, w, p, RESPITE0 + r)
+    if w[PICK_N] > 0 and w[PICK_PLAYER] == p:
+        hand_n = len(w[HANDS][p])
+        if w[PICK_KIND] == PICK_LIMIT:
+            w[PICK_N] = max(0, hand_n - HAND_LIMIT)  # a respite played instead of a discard
+        else:
+            w[PICK_N] = min(w[PICK_N], hand_n)
+    if r == QUIET:
+        w[QUIET_F] = 1
+        return
+    w[RESP] = r
+    w[RESP_PLAYER] = p
+    w[RESP_PAWN] = -1
+
+
+def _apply_target(game: GangsOfGreenCity, w: list, a: int) -> None:
+    r = w[RESP]
+    if r == ROOFTOP and w[RESP_PAWN] < 0:
+        w[RESP_PAWN] = a - A.PAWN0
+        return
+    if r == ROOFTOP:
+        q = w[RESP_PAWN]
+        pawns = w[PAWNS]
+        w[PAWNS] = pawns[:q] + (a - A.DEST0,) + pawns[q + 1 :]
+        if w[CAST][q] == GHOST:
+            _ghost_clear(game, w)
+    elif r == FUNDRAISER:
+        w[SAFE] = _with(w[SAFE], a - A.DEST0)
+    elif r == WITNESS:
+        c = a - A.GCARD0
+        w[GANG_DISC] = _without(w[GANG_DISC], c)
+        w[GANG_OUT] = _with(w[GANG_OUT], c)
+    else:  # Neighbourhood Watch
+        p, g = divmod(a - A.WATCH0, NUM_GANGS)
+        sph = w[SPHERES]
+        take = min(2, sph[p] >> SHIFT[g] & 3)
+        w[SPHERES] = sph[:p] + (sph[p] - (take << SHIFT[g]),) + sph[p + 1 :]
+        sup = list(w[SUPPLY])
+        sup[g] += take
+        w[SUPPLY] = tuple(sup)
+        _check_defeated(game, w, g)
+    w[RESP] = -1
+    w[RESP_PLAYER] = -1
+    w[RESP_PAWN] = -1
+
+
+# ---- chance -------------------------------------------------------------------
+def _apply_chance(game: GangsOfGreenCity, w: list, a: int) -> None:
+    st = w[STAGE]
+    n = game.num_players
+    if st == S_CAST:
+        d = w[DEAL]
+        cast = w[CAST]
+        w[CAST] = cast[:d] + (a - A.CAST0,) + cast[d + 1 :]
+        w[DEAL] = d + 1
+        if d + 1 == n:
+            w[STAGE], w[DEAL] = S_GANGS, 0
+        return
+    if st == S_GANGS:
+        c = a - A.GDRAW0
+        d = w[DEAL]
+        k = SETUP_SPHERES[d]
+        g = DISTRICT[c]
+        sph = w[SPHERES]
+        w[SPHERES] = sph[:c] + (sph[c] + (k << SHIFT[g]),) + sph[c + 1 :]
+        sup = list(w[SUPPLY])
+        sup[g] -= k
+        w[SUPPLY] = tuple(sup)
+        w[GANG_DISC] = _with(w[GANG_DISC], c)
+        w[DEAL] = d + 1
+        if d + 1 == len(SETUP_SPHERES):
+            w[STAGE], w[DEAL] = S_HANDS, 0
+        return
+    if st == S_HANDS:
+        c = a - A.HDRAW0
+        d = w[DEAL]
+        p = d % n
+        hands = w[HANDS]
+        w[HANDS] = hands[:p] + (_with(hands[p], c),) + hands[p + 1 :]
+        w[HERO_POOL] = _without(w[HERO_POOL], c)
+        w[DEAL] = d + 1
+        if d + 1 == game.hand_size * n:
+            rest = len(w[HERO_POOL])
+            e = game.num_escalations
+            base, extra = divmod(rest, e)
+            # near-equal piles, the larger ones on top (GGC-3), each with its ESCALATION!
+            w[PILES] = tuple(base + 1 + (i < extra) for i in range(e))
+            w[PILE_ESC] = (1,) * e
+            w[STAGE], w[DEAL] = MOVES_STAGE, 0
+            w[CURRENT] = 0
+            w[MOVES_LEFT] = MOVES
+        return
+    if st == DRAW:
+        c = a - A.HDRAW0
+        piles = w[PILES]
+        i = _top_pile(piles)
+        w[PILES] = piles[:i] + (piles[i] - 1,) + piles[i + 1 :]
+        w[DEAL] -= 1
+        if c >= ESC_CARD0:
+            e = c - ESC_CARD0
+            pe = w[PILE_ESC]
+            w[PILE_ESC] = pe[:i] + (0,) + pe[i + 1 :]
+            w[ESC_LEFT] = _without(w[ESC_LEFT], e)
+            w[HERO_DISC] = _with(w[HERO_DISC], c)
+            w[ESC] += 1
+            w[ESC_CARD] = e
+            w[STAGE] = ESC_BOTTOM
             return
-        w[RESP] = r
-        w[RESP_PLAYER] = p
-        w[RESP_PAWN] = -1
+        p = w[CURRENT]
+        w[HERO_POOL] = _without(w[HERO_POOL], c)
+        hands = w[HANDS]
+        hand = _with(hands[p], c)
+        w[HANDS] = hands[:p] + (hand,) + hands[p + 1 :]
+        if len(hand) > HAND_LIMIT:
+            _ask_discard(game, w, p, len(hand) - HAND_LIMIT, PICK_LIMIT, -1)
+        return
+    # a gang card: the bottom card of an ESCALATION!, or the Gang Leader's
+    c = a - A.GDRAW0
+    if c in w[GANG_TOP]:
+        w[GANG_TOP] = _without(w[GANG_TOP], c)
+    w[GANG_DISC] = _with(w[GANG_DISC], c)
+    g = DISTRICT[c]
+    if st == ESC_BOTTOM:
+        _place(game, w, c, g, MAX_SPHERES)
+        if not w[RESULT]:
+            _weakness(game, w, ESC_FEATURED[w[ESC_CARD]], c, g)
+        if not w[RESULT]:
+            _weakness(game, w, FEATURED[c], c, g)
+        w[STAGE] = ESC_WINDOW
+        w[WINDOW] = _holders(game, w)
+        return
+    w[DEAL] -= 1
+    if w[DEFEATED] >> g & 1:
+        return  # a defeated gang's card does nothing (GGC-9)
+    _place(game, w, c, g, 1)
+    if not w[RESULT]:
+        _weakness(game, w, FEATURED[c], c, g)
 
-    def _apply_target(self, w: list, a: int) -> None:
-        r = w[RESP]
-        if r == ROOFTOP and w[RESP_PAWN] < 0:
-            w[RESP_PAWN] = a - A.PAWN0
+
+def _weakness(game: GangsOfGreenCity, w: list, k: int, poi: int, g: int) -> None:
+    """Applies cast member ``k``'s weakness for a card featuring them, if they are in play."""
+    cast = w[CAST]
+    if k not in cast:
+        return
+    q = cast.index(k)
+    if k == GHOST:
+        tired = w[TIRED]
+        w[TIRED] = tired[:q] + (1,) + tired[q + 1 :]
+    elif k == PROFESSOR:
+        if len(w[HANDS][q]) >= ABSENT_MINDED_HAND:
+            _ask_discard(game, w, q, 1, PICK_ONE, -1)
+    elif k == DETECTIVE:
+        pawns = w[PAWNS]
+        w[PAWNS] = pawns[:q] + (HEADQUARTERS,) + pawns[q + 1 :]
+    elif k == MAYOR:
+        if poi in w[SAFE] and len(w[SAFE]) > 1:
+            w[SAFE] = _without(w[SAFE], poi)
+    else:  # Nell the Cabbie: towed to the featured POI
+        pawns = w[PAWNS]
+        w[PAWNS] = pawns[:q] + (poi,) + pawns[q + 1 :]
+
+
+def _place(game: GangsOfGreenCity, w: list, poi: int, g: int, k: int) -> None:
+    """Adds ``k`` spheres of gang ``g`` to ``poi``; a fourth sphere starts a riot chain."""
+    if w[DEFEATED] >> g & 1:
+        return
+    ended = w[ENDED] >> g & 1
+    cast = w[CAST]
+    ghost_at = w[PAWNS][cast.index(GHOST)] if (ended and GHOST in cast) else -1
+    if poi == ghost_at:
+        return
+    sph = list(w[SPHERES])
+    sup = list(w[SUPPLY])
+    sh = SHIFT[g]
+    have = sph[poi] >> sh & 3
+    add = min(k, MAX_SPHERES - have)
+    riot = have + k > MAX_SPHERES
+    if sup[g] < add:
+        _finish(game, w, DEFEAT, f"{_gang(g)} ran out of spheres")
+        return
+    sph[poi] += add << sh
+    sup[g] -= add
+    if riot:
+        rioted = {poi}
+        queue = [poi]
+        war = w[WAR]
+        one = 1 << sh
+        while queue:
+            p = queue.pop(0)
+            war += 1
+            if war >= WAR_LOSS:
+                w[WAR] = war
+                w[SPHERES], w[SUPPLY] = tuple(sph), tuple(sup)
+                _finish(game, w, DEFEAT, "the eighth gang riot: all-out war")
+                return
+            for nb in NEIGHBOURS[p]:
+                if nb == ghost_at:
+                    continue
+                if sph[nb] >> sh & 3 < MAX_SPHERES:
+                    if sup[g] == 0:
+                        w[WAR] = war
+                        w[SPHERES], w[SUPPLY] = tuple(sph), tuple(sup)
+                        _finish(game, w, DEFEAT, f"{_gang(g)} ran out of spheres")
+                        return
+                    sph[nb] += one
+                    sup[g] -= 1
+                elif nb not in rioted:
+                    rioted.add(nb)
+                    queue.append(nb)
+        w[WAR] = war
+    w[SPHERES], w[SUPPLY] = tuple(sph), tuple(sup)
+
+
+def _ghost_clear(game: GangsOfGreenCity, w: list) -> None:
+    """Green Ghost clears the spheres of gangs whose recruitment has ended from his POI."""
+    cast = w[CAST]
+    ended = w[ENDED]
+    if not ended or GHOST not in cast:
+        return
+    pos = w[PAWNS][cast.index(GHOST)]
+    if pos == PARK:
+        return
+    for g in range(NUM_GANGS):
+        sph = w[SPHERES]
+        have = sph[pos] >> SHIFT[g] & 3
+        if ended >> g & 1 and have:
+            sup = w[SUPPLY]
+            w[SUPPLY] = sup[:g] + (sup[g] + have,) + sup[g + 1 :]
+            w[SPHERES] = sph[:pos] + (sph[pos] - (have << SHIFT[g]),) + sph[pos + 1 :]
+            _check_defeated(game, w, g)
+
+
+def _check_defeated(game: GangsOfGreenCity, w: list, g: int) -> None:
+    """A gang whose recruitment has ended and whose spheres are all gone is defeated."""
+    if not w[ENDED] >> g & 1 or w[DEFEATED] >> g & 1:
+        return
+    if w[SUPPLY][g] != SPHERES_PER_GANG:
+        return
+    w[DEFEATED] |= 1 << g
+    if game.continue_fight and w[DEFEATED] == _ALL_GANGS:
+        _finish(game, w, VICTORY, "all four gangs are defeated")
+
+
+def _holders(game: GangsOfGreenCity, w: list) -> tuple[int, ...]:
+    """Players holding a respite card, from the active player round the table."""
+    n = game.num_players
+    hands = w[HANDS]
+    cur = w[CURRENT]
+    out = []
+    for i in range(n):
+        q = (cur + i) % n
+        h = hands[q]
+        if h and h[-1] >= RESPITE0:
+            out.append(q)
+    return tuple(out)
+
+
+def _finish(game: GangsOfGreenCity, w: list, result: int, reason: str) -> None:
+    if not w[RESULT]:
+        w[RESULT] = result
+        w[REASON] = reason
+
+
+def _settle(game: GangsOfGreenCity, w: list) -> None:
+    """Runs the automatic steps until a decision, a chance node or the end."""
+    n = game.num_players
+    while True:
+        if w[RESULT]:
+            w[STAGE] = OVER
+            w[RESP], w[RESP_PLAYER], w[RESP_PAWN] = -1, -1, -1
+            w[PICK_PLAYER], w[PICK_N], w[WINDOW] = -1, 0, ()
             return
-        if r == ROOFTOP:
-            q = w[RESP_PAWN]
-            pawns = w[PAWNS]
-            w[PAWNS] = pawns[:q] + (a - A.DEST0,) + pawns[q + 1 :]
-            if w[CAST][q] == GHOST:
-                self._ghost_clear(w)
-        elif r == FUNDRAISER:
-            w[SAFE] = _with(w[SAFE], a - A.DEST0)
-        elif r == WITNESS:
-            c = a - A.GCARD0
-            w[GANG_DISC] = _without(w[GANG_DISC], c)
-            w[GANG_OUT] = _with(w[GANG_OUT], c)
-        else:  # Neighbourhood Watch
-            p, g = divmod(a - A.WATCH0, NUM_GANGS)
-            sph = w[SPHERES]
-            take = min(2, sph[p] >> SHIFT[g] & 3)
-            w[SPHERES] = sph[:p] + (sph[p] - (take << SHIFT[g]),) + sph[p + 1 :]
-            sup = list(w[SUPPLY])
-            sup[g] += take
-            w[SUPPLY] = tuple(sup)
-            self._check_defeated(w, g)
-        w[RESP] = -1
-        w[RESP_PLAYER] = -1
-        w[RESP_PAWN] = -1
-
-    # ---- chance -------------------------------------------------------------------
-    def _apply_chance(self, w: list, a: int) -> None:
+        if w[PICK_N] <= 0 and w[PICK_PLAYER] >= 0:
+            w[PICK_PLAYER], w[PICK_N], w[PICK_KIND], w[PICK_GANG] = -1, 0, PICK_LIMIT, -1
+        if w[RESP] >= 0 or w[PICK_N] > 0:
+            return
         st = w[STAGE]
-        n = self.num_players
-        if st == S_CAST:
-            d = w[DEAL]
-            cast = w[CAST]
-            w[CAST] = cast[:d] + (a - A.CAST0,) + cast[d + 1 :]
-            w[DEAL] = d + 1
-            if d + 1 == n:
-                w[STAGE], w[DEAL] = S_GANGS, 0
-            return
-        if st == S_GANGS:
-            c = a - A.GDRAW0
-            d = w[DEAL]
-            k = SETUP_SPHERES[d]
-            g = DISTRICT[c]
-            sph = w[SPHERES]
-            w[SPHERES] = sph[:c] + (sph[c] + (k << SHIFT[g]),) + sph[c + 1 :]
-            sup = list(w[SUPPLY])
-            sup[g] -= k
-            w[SUPPLY] = tuple(sup)
-            w[GANG_DISC] = _with(w[GANG_DISC], c)
-            w[DEAL] = d + 1
-            if d + 1 == len(SETUP_SPHERES):
-                w[STAGE], w[DEAL] = S_HANDS, 0
-            return
-        if st == S_HANDS:
-            c = a - A.HDRAW0
-            d = w[DEAL]
-            p = d % n
-            hands = w[HANDS]
-            w[HANDS] = hands[:p] + (_with(hands[p], c),) + hands[p + 1 :]
-            w[HERO_POOL] = _without(w[HERO_POOL], c)
-            w[DEAL] = d + 1
-            if d + 1 == self.hand_size * n:
-                rest = len(w[HERO_POOL])
-                e = self.num_escalations
-                base, extra = divmod(rest, e)
-                # near-equal piles, the larger ones on top (GGC-3), each with its ESCALATION!
-                w[PILES] = tuple(base + 1 + (i < extra) for i in range(e))
-                w[PILE_ESC] = (1,) * e
-                w[STAGE], w[DEAL] = MOVES_STAGE, 0
-                w[CURRENT] = 0
-                w[MOVES_LEFT] = MOVES
+        if st == MOVES_STAGE:
+            if w[MOVES_LEFT] > 0:
+                return
+            if sum(w[PILES]) < HERO_DRAWS:
+                _finish(game, w, DEFEAT, "the hero deck cannot be drawn")
+                continue
+            w[STAGE], w[DEAL] = DRAW, HERO_DRAWS
             return
         if st == DRAW:
-            c = a - A.HDRAW0
-            piles = w[PILES]
-            i = _top_pile(piles)
-            w[PILES] = piles[:i] + (piles[i] - 1,) + piles[i + 1 :]
-            w[DEAL] -= 1
-            if c >= ESC_CARD0:
-                e = c - ESC_CARD0
-                pe = w[PILE_ESC]
-                w[PILE_ESC] = pe[:i] + (0,) + pe[i + 1 :]
-                w[ESC_LEFT] = _without(w[ESC_LEFT], e)
-                w[HERO_DISC] = _with(w[HERO_DISC], c)
-                w[ESC] += 1
-                w[ESC_CARD] = e
-                w[STAGE] = ESC_BOTTOM
+            if w[DEAL] > 0:
                 return
-            p = w[CURRENT]
-            w[HERO_POOL] = _without(w[HERO_POOL], c)
+            w[STAGE] = GANG_WINDOW
+            w[WINDOW] = _holders(game, w)
+            continue
+        if st == ESC_WINDOW or st == GANG_WINDOW:
+            win = w[WINDOW]
             hands = w[HANDS]
-            hand = _with(hands[p], c)
-            w[HANDS] = hands[:p] + (hand,) + hands[p + 1 :]
-            if len(hand) > HAND_LIMIT:
-                self._ask_discard(w, p, len(hand) - HAND_LIMIT, PICK_LIMIT, -1)
-            return
-        # a gang card: the bottom card of an ESCALATION!, or the Gang Leader's
-        c = a - A.GDRAW0
-        if c in w[GANG_TOP]:
-            w[GANG_TOP] = _without(w[GANG_TOP], c)
-        w[GANG_DISC] = _with(w[GANG_DISC], c)
-        g = DISTRICT[c]
-        if st == ESC_BOTTOM:
-            self._place(w, c, g, MAX_SPHERES)
-            if not w[RESULT]:
-                self._weakness(w, ESC_FEATURED[w[ESC_CARD]], c, g)
-            if not w[RESULT]:
-                self._weakness(w, FEATURED[c], c, g)
-            w[STAGE] = ESC_WINDOW
-            w[WINDOW] = self._holders(w)
-            return
-        w[DEAL] -= 1
-        if w[DEFEATED] >> g & 1:
-            return  # a defeated gang's card does nothing (GGC-9)
-        self._place(w, c, g, 1)
-        if not w[RESULT]:
-            self._weakness(w, FEATURED[c], c, g)
-
-    def _weakness(self, w: list, k: int, poi: int, g: int) -> None:
-        """Applies cast member ``k``'s weakness for a card featuring them, if they are in play."""
-        cast = w[CAST]
-        if k not in cast:
-            return
-        q = cast.index(k)
-        if k == GHOST:
-            tired = w[TIRED]
-            w[TIRED] = tired[:q] + (1,) + tired[q + 1 :]
-        elif k == PROFESSOR:
-            if len(w[HANDS][q]) >= ABSENT_MINDED_HAND:
-                self._ask_discard(w, q, 1, PICK_ONE, -1)
-        elif k == DETECTIVE:
-            pawns = w[PAWNS]
-            w[PAWNS] = pawns[:q] + (HEADQUARTERS,) + pawns[q + 1 :]
-        elif k == MAYOR:
-            if poi in w[SAFE] and len(w[SAFE]) > 1:
-                w[SAFE] = _without(w[SAFE], poi)
-        else:  # Nell the Cabbie: towed to the featured POI
-            pawns = w[PAWNS]
-            w[PAWNS] = pawns[:q] + (poi,) + pawns[q + 1 :]
-
-    def _place(self, w: list, poi: int, g: int, k: int) -> None:
-        """Adds ``k`` spheres of gang ``g`` to ``poi``; a fourth sphere starts a riot chain."""
-        if w[DEFEATED] >> g & 1:
-            return
-        ended = w[ENDED] >> g & 1
-        cast = w[CAST]
-        ghost_at = w[PAWNS][cast.index(GHOST)] if (ended and GHOST in cast) else -1
-        if poi == ghost_at:
-            return
-        sph = list(w[SPHERES])
-        sup = list(w[SUPPLY])
-        sh = SHIFT[g]
-        have = sph[poi] >> sh & 3
-        add = min(k, MAX_SPHERES - have)
-        riot = have + k > MAX_SPHERES
-        if sup[g] < add:
-            self._finish(w, DEFEAT, f"{_gang(g)} ran out of spheres")
-            return
-        sph[poi] += add << sh
-        sup[g] -= add
-        if riot:
-            rioted = {poi}
-            queue = [poi]
-            war = w[WAR]
-            one = 1 << sh
-            while queue:
-                p = queue.pop(0)
-                war += 1
-                if war >= WAR_LOSS:
-                    w[WAR] = war
-                    w[SPHERES], w[SUPPLY] = tuple(sph), tuple(sup)
-                    self._finish(w, DEFEAT, "the eighth gang riot: all-out war")
-                    return
-                for nb in NEIGHBOURS[p]:
-                    if nb == ghost_at:
-                        continue
-                    if sph[nb] >> sh & 3 < MAX_SPHERES:
-                        if sup[g] == 0:
-                            w[WAR] = war
-                            w[SPHERES], w[SUPPLY] = tuple(sph), tuple(sup)
-                            self._finish(w, DEFEAT, f"{_gang(g)} ran out of spheres")
-                            return
-                        sph[nb] += one
-                        sup[g] -= 1
-                    elif nb not in rioted:
-                        rioted.add(nb)
-                        queue.append(nb)
-            w[WAR] = war
-        w[SPHERES], w[SUPPLY] = tuple(sph), tuple(sup)
-
-    def _ghost_clear(self, w: list) -> None:
-        """Green Ghost clears the spheres of gangs whose recruitment has ended from his POI."""
-        cast = w[CAST]
-        ended = w[ENDED]
-        if not ended or GHOST not in cast:
-            return
-        pos = w[PAWNS][cast.index(GHOST)]
-        if pos == PARK:
-            return
-        for g in range(NUM_GANGS):
-            sph = w[SPHERES]
-            have = sph[pos] >> SHIFT[g] & 3
-            if ended >> g & 1 and have:
-                sup = w[SUPPLY]
-                w[SUPPLY] = sup[:g] + (sup[g] + have,) + sup[g + 1 :]
-                w[SPHERES] = sph[:pos] + (sph[pos] - (have << SHIFT[g]),) + sph[pos + 1 :]
-                self._check_defeated(w, g)
-
-    def _check_defeated(self, w: list, g: int) -> None:
-        """A gang whose recruitment has ended and whose spheres are all gone is defeated."""
-        if not w[ENDED] >> g & 1 or w[DEFEATED] >> g & 1:
-            return
-        if w[SUPPLY][g] != SPHERES_PER_GANG:
-            return
-        w[DEFEATED] |= 1 << g
-        if self.continue_fight and w[DEFEATED] == _ALL_GANGS:
-            self._finish(w, VICTORY, "all four gangs are defeated")
-
-    def _holders(self, w: list) -> tuple[int, ...]:
-        """Players holding a respite card, from the active player round the table."""
-        n = self.num_players
-        hands = w[HANDS]
-        cur = w[CURRENT]
-        out = []
-        for i in range(n):
-            q = (cur + i) % n
-            h = hands[q]
-            if h and h[-1] >= RESPITE0:
-                out.append(q)
-        return tuple(out)
-
-    def _finish(self, w: list, result: int, reason: str) -> None:
-        if not w[RESULT]:
-            w[RESULT] = result
-            w[REASON] = reason
-
-    def _settle(self, w: list) -> None:
-        """Runs the automatic steps until a decision, a chance node or the end."""
-        n = self.num_players
-        while True:
-            if w[RESULT]:
-                w[STAGE] = OVER
-                w[RESP], w[RESP_PLAYER], w[RESP_PAWN] = -1, -1, -1
-                w[PICK_PLAYER], w[PICK_N], w[WINDOW] = -1, 0, ()
+            while win and not (hands[win[0]] and hands[win[0]][-1] >= RESPITE0):
+                win = win[1:]
+            w[WINDOW] = win
+            if win:
                 return
-            if w[PICK_N] <= 0 and w[PICK_PLAYER] >= 0:
-                w[PICK_PLAYER], w[PICK_N], w[PICK_KIND], w[PICK_GANG] = -1, 0, PICK_LIMIT, -1
-            if w[RESP] >= 0 or w[PICK_N] > 0:
-                return
-            st = w[STAGE]
-            if st == MOVES_STAGE:
-                if w[MOVES_LEFT] > 0:
-                    return
-                if sum(w[PILES]) < HERO_DRAWS:
-                    self._finish(w, DEFEAT, "the hero deck cannot be drawn")
-                    continue
-                w[STAGE], w[DEAL] = DRAW, HERO_DRAWS
-                return
-            if st == DRAW:
-                if w[DEAL] > 0:
-                    return
-                w[STAGE] = GANG_WINDOW
-                w[WINDOW] = self._holders(w)
-                continue
-            if st == ESC_WINDOW or st == GANG_WINDOW:
-                win = w[WINDOW]
-                hands = w[HANDS]
-                while win and not (hands[win[0]] and hands[win[0]][-1] >= RESPITE0):
-                    win = win[1:]
-                w[WINDOW] = win
-                if win:
-                    return
-                if st == ESC_WINDOW:
-                    # intensify: the shuffled gang discards go on top as a known set
-                    w[GANG_TOP] = tuple(sorted(w[GANG_TOP] + w[GANG_DISC]))
-                    w[GANG_DISC] = ()
-                    w[ESC_CARD] = -1
-                    w[STAGE] = DRAW
-                    continue
-                if w[QUIET_F]:
-                    w[QUIET_F] = 0  # Quiet Night: this Gang Leader phase is skipped
-                    w[DEAL] = 0
-                else:
-                    w[DEAL] = METER[w[ESC]]
-                w[STAGE] = GANG
-                continue
-            if st == GANG:
-                if w[DEAL] > 0:
-                    self._refill_gang_deck(w)
-                    return
-                cur = (w[CURRENT] + 1) % n
-                tired = w[TIRED]
-                w[CURRENT] = cur
-                w[MOVES_LEFT] = MOVES - tired[cur]
-                w[TIRED] = tired[:cur] + (0,) + tired[cur + 1 :]
-                w[STAGE] = MOVES_STAGE
-                continue
-            if st == ESC_BOTTOM:
-                self._refill_gang_deck(w)
-            return
-
-    def _refill_gang_deck(self, w: list) -> None:
-        """An empty gang draw pile takes its shuffled discards (GGC-10)."""
-        if len(w[GANG_TOP]) + len(w[GANG_DISC]) + len(w[GANG_OUT]) == NUM_POIS:
-            if not w[GANG_TOP]:
-                w[GANG_TOP] = w[GANG_DISC]
+            if st == ESC_WINDOW:
+                # intensify: the shuffled gang discards go on top as a known set
+                w[GANG_TOP] = tuple(sorted(w[GANG_TOP] + w[GANG_DISC]))
                 w[GANG_DISC] = ()
+                w[ESC_CARD] = -1
+                w[STAGE] = DRAW
+                continue
+            if w[QUIET_F]:
+                w[QUIET_F] = 0  # Quiet Night: this Gang Leader phase is skipped
+                w[DEAL] = 0
+            else:
+                w[DEAL] = METER[w[ESC]]
+            w[STAGE] = GANG
+            continue
+        if st == GANG:
+            if w[DEAL] > 0:
+                _refill_gang_deck(game, w)
+                return
+            cur = (w[CURRENT] + 1) % n
+            tired = w[TIRED]
+            w[CURRENT] = cur
+            w[MOVES_LEFT] = MOVES - tired[cur]
+            w[TIRED] = tired[:cur] + (0,) + tired[cur + 1 :]
+            w[STAGE] = MOVES_STAGE
+            continue
+        if st == ESC_BOTTOM:
+            _refill_gang_deck(game, w)
+        return
 
-    # ---- the end ------------------------------------------------------------------
-    def returns(self, s: State) -> tuple[float, ...]:
-        v = 1.0 if s.result == VICTORY else 0.0
-        return (v,) * self.num_players
 
-    # ---- information ------------------------------------------------------------
-    def view(self, s: State, player: int | None) -> dict:
-        """Returns the view: the same for every seat but for ``you`` (nothing is secret).
+def _refill_gang_deck(game: GangsOfGreenCity, w: list) -> None:
+    """An empty gang draw pile takes its shuffled discards (GGC-10)."""
+    if len(w[GANG_TOP]) + len(w[GANG_DISC]) + len(w[GANG_OUT]) == NUM_POIS:
+        if not w[GANG_TOP]:
+            w[GANG_TOP] = w[GANG_DISC]
+            w[GANG_DISC] = ()
+# ---- the end ------------------------------------------------------------------
+def returns(game: GangsOfGreenCity, s: State) -> tuple[float, ...]:
+    v = 1.0 if s.result == VICTORY else 0.0
+    return (v,) * game.num_players
 
-        The body is built once per state and shared by the views of that state (one
-        state is cached), so treat views as read-only.
-        """
-        cached = self._view_cache
-        if cached[0] is not s:
-            from .view import view
 
-            cached = (s, view(self, s, None))
-            self._view_cache = cached
-        out = dict(cached[1])
-        out["you"] = player
-        return out
+def sample_hero_deck(s: State, rng: random.Random) -> list[int]:
+    """Returns a hero draw pile order consistent with ``s``, top card first.
 
-    def sample_hidden(self, s: State, player: int | None, rng: random.Random) -> State:
-        """Returns ``s``: nothing is hidden from anyone (hands are open, deck orders are not stored).
+    Unseen POI and respite cards are shuffled over all remaining places; each pile
+    that still holds its ESCALATION! gets one (a random one of those undrawn) at a
+    uniformly random position within the pile.
+    """
+    pool = list(s.hero_pool)
+    rng.shuffle(pool)
+    escs = list(s.esc_left)
+    rng.shuffle(escs)
+    out: list[int] = []
+    for size, has_esc in zip(s.piles, s.pile_esc):
+        plain = size - has_esc
+        pile = pool[:plain]
+        del pool[:plain]
+        if has_esc:
+            pile.insert(rng.randrange(size), ESC_CARD0 + escs.pop())
+        out.extend(pile)
+    return out
 
-        The unknown deck orders are chance nodes, so every state consistent with a
-        view is the state itself, and the hero deck keeps its pile structure (one
-        ESCALATION! per pile). ``sample_hero_deck`` gives a concrete order for
-        those who want one.
-        """
-        return s
 
-    def sample_hero_deck(self, s: State, rng: random.Random) -> list[int]:
-        """Returns a hero draw pile order consistent with ``s``, top card first.
+# ---- notation -----------------------------------------------------------------
+def action_to_str(game: GangsOfGreenCity, s: State, action: int) -> str:
+    if A.SHARE0 <= action < A.DISPATCH0:
+        q, c = divmod(action - A.SHARE0, NUM_POIS)
+        return A.to_str(action, giver_is_active=c not in s.hands[q])
+    return A.to_str(action)
 
-        Unseen POI and respite cards are shuffled over all remaining places; each pile
-        that still holds its ESCALATION! gets one (a random one of those undrawn) at a
-        uniformly random position within the pile.
-        """
-        pool = list(s.hero_pool)
-        rng.shuffle(pool)
-        escs = list(s.esc_left)
-        rng.shuffle(escs)
-        out: list[int] = []
-        for size, has_esc in zip(s.piles, s.pile_esc):
-            plain = size - has_esc
-            pile = pool[:plain]
-            del pool[:plain]
-            if has_esc:
-                pile.insert(rng.randrange(size), ESC_CARD0 + escs.pop())
-            out.extend(pile)
-        return out
 
-    def observe_action(self, s: State, action: int, player: int | None, observer: int | None) -> str | None:
-        if self.current_player(s) == CHANCE:
-            return f"chance: {self.action_to_str(s, action)}"
-        return f"player {player}: {self.action_to_str(s, action)}"
-
-    # ---- notation ---------------------------------------------------------------
-    def action_to_str(self, s: State, action: int) -> str:
-        if A.SHARE0 <= action < A.DISPATCH0:
-            q, c = divmod(action - A.SHARE0, NUM_POIS)
-            return A.to_str(action, giver_is_active=c not in s.hands[q])
-        return A.to_str(action)
-
-    def parse_action(self, s: State, text: str, player: int | None = None) -> int:
-        action = A.parse(text)
-        if action is None:
-            return super().parse_action(s, text, player)
-        return action
-
-    # ---- bots ---------------------------------------------------------------------
-    def heuristic_action(self, s: State, player: int, rng: random.Random) -> int:
-        from .bot import heuristic_action
-
-        return heuristic_action(self, s, player, rng)
-
-    # ---- checks -------------------------------------------------------------------
-    def validate_state(self, s: State) -> None:
-        n = self.num_players
-        if len(s.cast) != n or len(s.pawns) != n or len(s.hands) != n or len(s.tired) != n:
-            raise InvalidStateError(f"cast, pawns, hands and tired need one entry per player ({n})")
-        if len(s.spheres) != NUM_POIS or len(s.supply) != NUM_GANGS:
-            raise InvalidStateError("spheres need 48 packed counts and supply 4")
-        if any(not 0 <= x < 1 << 2 * NUM_GANGS for x in s.spheres):
-            raise InvalidStateError("a POI holds 0 to 3 spheres of each gang (2 bits each)")
-        for g in range(NUM_GANGS):
-            if gang_total(s.spheres, g) + s.supply[g] != SPHERES_PER_GANG:
-                raise InvalidStateError(f"{_gang(g)}: spheres on the board and in the supply must make 24")
-        cards = [c for h in s.hands for c in h] + list(s.hero_pool) + [
-            c for c in s.hero_disc if c < NUM_HERO
-        ]
-        if sorted(cards) != list(range(NUM_HERO)):
-            raise InvalidStateError("the POI and respite cards must each be in one hand, the pool or the discards")
-        esc = [c - ESC_CARD0 for c in s.hero_disc if c >= ESC_CARD0] + list(s.esc_left)
-        if sorted(esc) != list(range(self.num_escalations)):
-            raise InvalidStateError("every ESCALATION! card must be drawn or still in a pile")
-        if s.stage > S_HANDS and (
-            len(s.piles) != self.num_escalations
-            or sum(s.piles) != len(s.hero_pool) + sum(s.pile_esc)
-            or sum(s.pile_esc) != len(s.esc_left)
-            or any(p < e for p, e in zip(s.piles, s.pile_esc))
-        ):
-            raise InvalidStateError("the hero piles do not match the unseen cards")
-        gang = list(s.gang_disc) + list(s.gang_top) + list(s.gang_out)
-        if len(set(gang)) != len(gang) or any(not 0 <= c < NUM_POIS for c in gang):
-            raise InvalidStateError("a gang card is in two places")
-        if any(list(t) != sorted(t) for t in (s.safe, s.hero_pool, s.hero_disc, s.gang_disc, s.gang_top, s.gang_out, *s.hands)):
-            raise InvalidStateError("card sets must be sorted")
-        if not 1 <= len(s.safe) <= SAFE_HOUSES or any(not 0 <= p < NUM_POIS for p in s.safe):
-            raise InvalidStateError("one to six safe houses, on POIs")
-        if any(not 0 <= p <= PARK for p in s.pawns) or not 0 <= s.current < n:
-            raise InvalidStateError("pawns must stand on a POI or Center Park; current player in range")
-        if not S_CAST <= s.stage <= OVER or s.result not in (0, VICTORY, DEFEAT) or (s.stage == OVER) != bool(s.result):
-            raise InvalidStateError("stage and result out of range or inconsistent")
-        if not 0 <= s.esc <= self.num_escalations or not 0 <= s.war <= WAR_LOSS or not 0 <= s.moves <= MOVES + 1:
-            raise InvalidStateError("escalation meter, war meter or moves out of range")
-        if s.cast.count(-1) and s.stage != S_CAST or any(not -1 <= k < NUM_CAST for k in s.cast):
-            raise InvalidStateError("every player holds one cast card once they are dealt")
-        if len(set(k for k in s.cast if k >= 0)) != sum(1 for k in s.cast if k >= 0):
-            raise InvalidStateError("cast cards are dealt once each")
-        if s.resp >= 0 and (s.resp >= len(RESPITE_IDS) or not 0 <= s.resp_player < n):
-            raise InvalidStateError("a respite target needs a respite and its player")
-        if s.pick_n > 0 and (not 0 <= s.pick_player < n or s.pick_n > len(s.hands[s.pick_player])):
-            raise InvalidStateError("a pending discard needs a player holding enough cards")
-        if any(not 0 <= q < n for q in s.window):
-            raise InvalidStateError("window players out of range")
-        if s.stage in (ESC_WINDOW, GANG_WINDOW) and s.resp < 0 and s.pick_n <= 0 and not s.window:
-            raise InvalidStateError("a respite window needs a player")
+# ---- checks -------------------------------------------------------------------
+def validate_state(game: GangsOfGreenCity, s: State) -> None:
+    n = game.num_players
+    if len(s.cast) != n or len(s.pawns) != n or len(s.hands) != n or len(s.tired) != n:
+        raise InvalidStateError(f"cast, pawns, hands and tired need one entry per player ({n})")
+    if len(s.spheres) != NUM_POIS or len(s.supply) != NUM_GANGS:
+        raise InvalidStateError("spheres need 48 packed counts and supply 4")
+    if any(not 0 <= x < 1 << 2 * NUM_GANGS for x in s.spheres):
+        raise InvalidStateError("a POI holds 0 to 3 spheres of each gang (2 bits each)")
+    for g in range(NUM_GANGS):
+        if gang_total(s.spheres, g) + s.supply[g] != SPHERES_PER_GANG:
+            raise InvalidStateError(f"{_gang(g)}: spheres on the board and in the supply must make 24")
+    cards = [c for h in s.hands for c in h] + list(s.hero_pool) + [
+        c for c in s.hero_disc if c < NUM_HERO
+    ]
+    if sorted(cards) != list(range(NUM_HERO)):
+        raise InvalidStateError("the POI and respite cards must each be in one hand, the pool or the discards")
+    esc = [c - ESC_CARD0 for c in s.hero_disc if c >= ESC_CARD0] + list(s.esc_left)
+    if sorted(esc) != list(range(game.num_escalations)):
+        raise InvalidStateError("every ESCALATION! card must be drawn or still in a pile")
+    if s.stage > S_HANDS and (
+        len(s.piles) != game.num_escalations
+        or sum(s.piles) != len(s.hero_pool) + sum(s.pile_esc)
+        or sum(s.pile_esc) != len(s.esc_left)
+        or any(p < e for p, e in zip(s.piles, s.pile_esc))
+    ):
+        raise InvalidStateError("the hero piles do not match the unseen cards")
+    gang = list(s.gang_disc) + list(s.gang_top) + list(s.gang_out)
+    if len(set(gang)) != len(gang) or any(not 0 <= c < NUM_POIS for c in gang):
+        raise InvalidStateError("a gang card is in two places")
+    if any(list(t) != sorted(t) for t in (s.safe, s.hero_pool, s.hero_disc, s.gang_disc, s.gang_top, s.gang_out, *s.hands)):
+        raise InvalidStateError("card sets must be sorted")
+    if not 1 <= len(s.safe) <= SAFE_HOUSES or any(not 0 <= p < NUM_POIS for p in s.safe):
+        raise InvalidStateError("one to six safe houses, on POIs")
+    if any(not 0 <= p <= PARK for p in s.pawns) or not 0 <= s.current < n:
+        raise InvalidStateError("pawns must stand on a POI or Center Park; current player in range")
+    if not S_CAST <= s.stage <= OVER or s.result not in (0, VICTORY, DEFEAT) or (s.stage == OVER) != bool(s.result):
+        raise InvalidStateError("stage and result out of range or inconsistent")
+    if not 0 <= s.esc <= game.num_escalations or not 0 <= s.war <= WAR_LOSS or not 0 <= s.moves <= MOVES + 1:
+        raise InvalidStateError("escalation meter, war meter or moves out of range")
+    if s.cast.count(-1) and s.stage != S_CAST or any(not -1 <= k < NUM_CAST for k in s.cast):
+        raise InvalidStateError("every player holds one cast card once they are dealt")
+    if len(set(k for k in s.cast if k >= 0)) != sum(1 for k in s.cast if k >= 0):
+        raise InvalidStateError("cast cards are dealt once each")
+    if s.resp >= 0 and (s.resp >= len(RESPITE_IDS) or not 0 <= s.resp_player < n):
+        raise InvalidStateError("a respite target needs a respite and its player")
+    if s.pick_n > 0 and (not 0 <= s.pick_player < n or s.pick_n > len(s.hands[s.pick_player])):
+        raise InvalidStateError("a pending discard needs a player holding enough cards")
+    if any(not 0 <= q < n for q in s.window):
+        raise InvalidStateError("window players out of range")
+    if s.stage in (ESC_WINDOW, GANG_WINDOW) and s.resp < 0 and s.pick_n <= 0 and not s.window:
+        raise InvalidStateError("a respite window needs a player")
 
 
 def _top_pile(piles: tuple[int, ...]) -> int:

@@ -45,7 +45,9 @@ from .data import (
 from .state import PICK_LIMIT, PICK_ONE, STAGE_NAMES, VICTORY, State, unpack_spheres
 
 if TYPE_CHECKING:
-    from .rules import GangsOfGreenCity
+    import random
+
+    from .game import GangsOfGreenCity
 
 _EDGES = tuple(
     (a, b, abs(PLACES[a]["x"] - PLACES[b]["x"]) > DATA["board"]["width"] // 2)
@@ -78,6 +80,40 @@ def card(c: int) -> dict:
 
 
 def view(game: GangsOfGreenCity, s: State, player: int | None) -> dict:
+    """Returns the view: the same for every seat but for ``you`` (nothing is secret).
+
+    The body is built once per state and shared by the views of that state (one
+    state is cached on the game), so treat views as read-only.
+    """
+    cached = game._view_cache
+    if cached[0] is not s:
+        cached = (s, _build(game, s))
+        game._view_cache = cached
+    out = dict(cached[1])
+    out["you"] = player
+    return out
+
+
+def sample_hidden(game: GangsOfGreenCity, s: State, player: int | None, rng: random.Random) -> State:
+    """Returns ``s``: nothing is hidden from anyone (hands are open, deck orders are not stored).
+
+    The unknown deck orders are chance nodes, so every state consistent with a
+    view is the state itself, and the hero deck keeps its pile structure (one
+    ESCALATION! per pile). ``game.sample_hero_deck`` gives a concrete order for
+    those who want one.
+    """
+    return s
+
+
+def observe_action(game: GangsOfGreenCity, s: State, action: int, player: int | None, observer: int | None) -> str | None:
+    """Returns the log line of ``action`` (every seat sees the same: nothing is secret)."""
+    if game.current_player(s) == CHANCE:
+        return f"chance: {game.action_to_str(s, action)}"
+    return f"player {player}: {game.action_to_str(s, action)}"
+
+
+def _build(game: GangsOfGreenCity, s: State) -> dict:
+    player = None
     n = game.num_players
     cp = game.current_player(s)
     sph = unpack_spheres(s.spheres)

@@ -1,0 +1,96 @@
+"""The Gangs Of Green City ``Game``: composes ``rules``, ``view`` and ``bot`` and registers the game.
+
+The rules are functions of the game and a state in ``rules.py``; this class binds
+them as its methods (no extra call) and declares the options. The base class
+delegates ``view``, ``sample_hidden``, ``observe_action``, ``observation_tensor``,
+``information_state_string`` and ``heuristic_action`` to the ``view`` and ``bot``
+modules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.api import Game, Option
+from ...core.registry import register
+from . import actions as A
+from . import bot, rules, view
+from .data import STARTING_HANDS
+from .state import State
+
+
+@register
+class GangsOfGreenCity(Game):
+    """Gangs Of Green City: a team of heroes ends the recruitment of four gangs before riots win."""
+
+    id = "gangs-of-green-city"
+    name = "Gangs Of Green City"
+    min_players = 2
+    max_players = 5
+    has_chance = True
+    perfect_information = True
+    zero_sum = False
+    constant_sum = None
+    cooperative = True
+    min_return = 0.0
+    max_return = 1.0
+    rulebook = "gangs-of-green-city.txt"
+    summary = "Co-operative: heroes of Green City end the recruitment of four gangs before riots turn to war."
+    options = (
+        Option(
+            "escalations",
+            6,
+            (4, 5, 6),
+            "ESCALATION! cards shuffled into the hero deck (6 as the rulebook; fewer is easier)",
+        ),
+        Option(
+            "continue_the_fight",
+            False,
+            (False, True),
+            "Continue The Fight: victory only once all four gangs are defeated",
+        ),
+    )
+    State = State
+    conformance_games = 200
+    conformance_hidden_every = 1
+    views = view
+    bot = bot
+
+    def __init__(self, players: int, **options: Any) -> None:
+        self.num_escalations = int(options.get("escalations", 6))
+        self.continue_fight = bool(options.get("continue_the_fight", False))
+        self.hand_size = STARTING_HANDS[players]
+        self._view_cache: tuple = (None, None)
+        super().__init__(players, **options)
+
+    def max_game_length(self) -> int:
+        # Set-up: n cast cards + 9 gang cards + at most 10 hand cards. Every turn draws two
+        # hero cards from at most 59, so at most 30 turns; a turn has at most 5 moves (4 and
+        # the free one out of Center Park), 2 hero draws, 4 gang draws and a window of at
+        # most n passes. Each ESCALATION! adds a bottom card and a window (n passes). Every
+        # discard removes one of the 53 POI and respite cards from a hand for good, and the
+        # five respites take at most three decisions each (play, pawn, target).
+        n = self.num_players
+        return (n + 9 + 10) + 30 * (5 + 2 + 4 + n) + 6 * (1 + n) + 53 + 15
+
+    # The rules, bound as methods (each takes the game first).
+    new_initial_state = rules.new_initial_state
+    current_player = rules.current_player
+    is_terminal = rules.is_terminal
+    chance_outcomes = rules.chance_outcomes
+    legal_actions = rules.legal_actions
+    explain_illegal = rules.explain_illegal
+    apply = rules.apply
+    returns = rules.returns
+    action_to_str = rules.action_to_str
+    validate_state = rules.validate_state
+
+    def sample_hero_deck(self, s: State, rng: Any) -> list[int]:
+        """Returns a hero draw pile order consistent with ``s``, top card first (see ``rules``)."""
+        return rules.sample_hero_deck(s, rng)
+
+    def parse_action(self, s: State, text: str, player: int | None = None) -> int:
+        action = A.parse(text)
+        if action is None:
+            return super().parse_action(s, text, player)
+        return action
