@@ -117,13 +117,56 @@ def test_ability_rub_out_of_the_last_card_ends_the_round():
     assert s.phase == DEAL and s.history == ((0, 4),)
 
 
-def test_ability_on_the_last_card_is_ignored_because_the_round_ends():
-    """Ruling KP-9: playing the last card ends the round at once; its ability is not resolved
-    (a Bookie going out does not make the next player draw first)."""
+def test_ability_ruling_kp9_a_last_bookie_still_makes_the_next_player_draw_then_the_round_ends():
+    """Gameplay: "When you play a card, resolve its special ability (if any) immediately", and
+    "If, after playing a card, you have none left in hand, the round ends." Ruling KP-9: the
+    last card's ability resolves first (Collect: the next player draws), then the round ends
+    and is scored with the drawn card in the next player's hand."""
     g = make(2)
     s = position(g, ["M5", "D4"], {"N": "V6"})
     s = play(g, s, "M5 on N")
+    assert s.phase == COLLECT and g.current_player(s) == CHANCE and s.hands[0] == 0
+    assert g.observe_action(s, A.card(k("B9")), None, 0) == "player 1 draws a card (Collect)"
+    s = deal(g, s, "B9")
+    assert s.phase == DEAL and s.history == ((0, 4 + 9),)  # the drawn card counts at round end
+    assert codes(s.last_hands[1]) == ["B9", "D4"]
+
+
+def test_ability_ruling_kp9_a_last_bookie_slipped_under_with_a_femme_fatale_also_collects():
+    """Ruling KP-9: a Bookie slipped under a stack as the last card (with a Femme Fatale) is
+    played too, so its Collect resolves before the round ends."""
+    g = make(3)
+    s = position(g, ["Fb M5", "D4", "V2"], {"N": "B4"})
+    s = play(g, s, "M5 under N with Fb")
+    assert s.phase == COLLECT and s.hands[0] == 0
+    s = deal(g, s, "D1")
+    assert s.phase == DEAL and s.history == ((0, 4 + 1, 2),)
+
+
+def test_ability_ruling_kp9_last_card_abilities_that_cannot_resolve_are_ignored():
+    """"If the ability cannot be resolved, simply ignore it": a last Bookie with an empty
+    stockpile, a last Enforcer (no card left to rub out) and a last Lookout (no draw left to
+    save) end the round at once."""
+    g = make(2)
+    s = play(g, position(g, ["M5", "D4"], {"N": "V6"}, stockpile=""), "M5 on N")
     assert s.phase == DEAL and s.history == ((0, 4),)
+    s = play(g, position(g, ["M7", "D4"], {"N": "V8"}), "M7 on N")
+    assert s.phase == DEAL and s.history == ((0, 4),)
+    s = play(g, position(g, ["M1", "D4"], {"N": "V2"}), "M1 on N")
+    assert s.phase == DEAL and s.history == ((0, 4),)
+
+
+def test_ability_ruling_kp9_a_last_bookie_in_the_fifth_round_collects_before_the_game_ends():
+    """Ruling KP-9 at the game's end: the Collect card is drawn, then the fifth round is scored."""
+    g = make(2)
+    history = ((3, 3), (3, 3), (3, 3), (3, 3))
+    s = position(g, ["M5", "D4"], {"N": "V6"}, round=4, history=history)
+    s = play(g, s, "M5 on N")
+    assert s.phase == COLLECT
+    s = deal(g, s, "B2")
+    assert g.is_terminal(s) and s.totals == (12, 12 + 4 + 2)
+    assert g.returns(s) == (1.0, 0.0)
+    g.validate_state(s)
 
 
 def test_ability_alibi_a_lawyer_cancels_your_highest_other_card():

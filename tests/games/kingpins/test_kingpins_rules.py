@@ -369,9 +369,9 @@ def test_game_end_a_tie_goes_to_the_player_who_won_the_most_rounds():
     g = make(2)
     # Player 0 won rounds 1, 2 and 4; player 1 won round 3. Totals 15 and 20.
     history = ((0, 6), (0, 4), (15, 0), (0, 10))
-    # N: M6.  Player 1 goes out with the black 5; player 0 keeps 3 + 2.
-    s = position(g, ["M3 D2", "V5"], {"N": "M6"}, round=4, history=history, current=1)
-    s = play(g, s, "V5 on N")
+    # N: M5.  Player 1 goes out with the black 4; player 0 keeps 3 + 2.
+    s = position(g, ["M3 D2", "V4"], {"N": "M5"}, round=4, history=history, current=1)
+    s = play(g, s, "V4 on N")
     assert s.phase == END and s.totals == (20, 20)
     assert g.rounds_won(s) == (3, 2)
     assert g.winners(s) == (0,)

@@ -272,6 +272,9 @@ class Kingpins(Game):
         if ph == COLLECT:
             q = (s.current + 1) % n
             hands = s.hands[:q] + (add_card(s.hands[q], k),) + s.hands[q + 1:]
+            if not hands[s.current]:
+                # Ruling KP-9: the Bookie was the last card; its Collect resolved, the round ends.
+                return self._end_round(s, hands, s.stacks, s.discards, unseen)
             return State(PLAY, s.round, s.current, s.deal, hands, unseen, s.stacks, s.discards,
                          True, 0, s.no_draw, s.totals, s.history, s.last_hands)
         # DEAL
@@ -316,6 +319,13 @@ class Kingpins(Game):
             return self._end_turn(s)
         hands = s.hands[:cur] + (hand,) + s.hands[cur + 1:]
         if not hand:
+            # Ruling KP-9: "When you play a card, resolve its special ability (if any)
+            # immediately", then "if, after playing a card, you have none left in hand, the
+            # round ends". Of the abilities only Collect can still act (Rub Out has no card
+            # left to discard, All Clear no draw left to save): the next player draws first.
+            if self.abilities and ABILITY[k] == AB_COLLECT and s.unseen:
+                return State(COLLECT, s.round, cur, s.deal, hands, s.unseen, stacks, discards, True, 0,
+                             s.no_draw, s.totals, s.history, s.last_hands)
             return self._end_round(s, hands, stacks, discards)
         phase = PLAY
         no_draw = s.no_draw
@@ -345,7 +355,8 @@ class Kingpins(Game):
         return State(PLAY, s.round, nxt, s.deal, s.hands, s.unseen, s.stacks, s.discards, False,
                      passes, False, s.totals, s.history, s.last_hands)
 
-    def _end_round(self, s: State, hands: tuple[int, ...], stacks: tuple, discards: int) -> State:
+    def _end_round(self, s: State, hands: tuple[int, ...], stacks: tuple, discards: int,
+                   unseen: int | None = None) -> State:
         """Scores the hands and starts the next round's deal, or ends the game after the fifth."""
         n = self.num_players
         scores = tuple(self.hand_score(h) for h in hands)
@@ -353,7 +364,8 @@ class Kingpins(Game):
         history = s.history + (scores,)
         r = s.round + 1
         if r >= ROUNDS:
-            return State(END, s.round, s.current, s.deal, hands, s.unseen, stacks, discards, False,
+            return State(END, s.round, s.current, s.deal, hands, s.unseen if unseen is None else unseen,
+                         stacks, discards, False,
                          0, False, totals, history, hands)
         return State(DEAL, r, r % n, 0, (0,) * n, FULL_DECK, _EMPTY_STACKS, 0, False, 0, False,
                      totals, history, hands)
@@ -542,5 +554,6 @@ class Kingpins(Game):
             raise InvalidStateError("the Bookie's draw needs a card in the stockpile")
         if s.phase == DRAW and not s.unseen:
             raise InvalidStateError("a draw needs a card in the stockpile")
-        if s.phase in (PLAY, RUB_OUT, DRAW, COLLECT) and not s.hands[s.current]:
+        if s.phase in (PLAY, RUB_OUT, DRAW) and not s.hands[s.current]:
+            # (At COLLECT it may: a Bookie played as the last card still acts, ruling KP-9.)
             raise InvalidStateError("the current player has no card: the round should have ended")
