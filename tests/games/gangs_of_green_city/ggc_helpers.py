@@ -52,7 +52,7 @@ def position(
     war: int = 0,
     hero_disc: tuple[str, ...] = (),
     gang_disc: tuple[str, ...] = (),
-    gang_top: tuple[str, ...] = (),
+    gang_layers: tuple[tuple[str, ...], ...] = (),
     piles: tuple[int, ...] | None = None,
     pile_esc: tuple[int, ...] | None = None,
     tired: tuple[int, ...] | None = None,
@@ -90,7 +90,7 @@ def position(
         stage, deal, cast_ids, pawn_ids, hand_ids, pack(sph), supply,
         tuple(sorted(P(x) for x in safe)), ended, defeated, esc, war, pool, tuple(piles),
         tuple(pile_esc), esc_left, tuple(sorted(disc + esc_disc)),
-        tuple(sorted(P(x) for x in gang_disc)), tuple(sorted(P(x) for x in gang_top)), (),
+        tuple(sorted(P(x) for x in gang_disc)), tuple(tuple(sorted(P(x) for x in layer)) for layer in gang_layers), (),
         current, moves, tired or (0,) * n, quiet, (), -1, 0, PICK_LIMIT, -1, -1, -1, -1, -1, 0, "",
     )
     g.validate_state(s)

@@ -62,7 +62,7 @@ def test_setup_seeds_nine_gang_cards_with_3_3_3_2_2_2_1_1_1_spheres() -> None:
     flat = unpack_spheres(s.spheres)
     assert sorted(x for x in flat if x) == sorted(SETUP_SPHERES)
     assert sum(flat) == 18 and sum(s.supply) == 96 - 18
-    assert len(s.gang_disc) == 9 and s.gang_top == ()
+    assert len(s.gang_disc) == 9 and s.gang_layers == ()
     assert s.safe == (START_SAFE_HOUSE,) and s.pawns == (PARK,) * 4
     assert sorted(s.cast) == sorted(set(s.cast)) and all(0 <= k < 5 for k in s.cast)
     assert s.current == 0 and s.moves == 4 and s.war == 0 and s.esc == 0
@@ -154,11 +154,11 @@ def test_after_an_escalation_the_known_top_set_is_dealt_before_the_rest() -> Non
         s = g.apply(s, g.legal_actions(s)[-1]) if g.current_player(s) >= 0 else g.apply(s, g.chance_outcomes(s)[0][0])
     drawn = []
     rng = random.Random(2)
-    top = set(s.gang_top)
-    assert top == known | {bottom[0]}
-    while s.gang_top and g.current_player(s) == CHANCE:
+    top = set(s.gang_layers[0])
+    assert s.gang_layers == (tuple(sorted(known | {bottom[0]})),)
+    while s.gang_layers and g.current_player(s) == CHANCE:
         outs = g.chance_outcomes(s)
-        assert {a - A.GDRAW0 for a, _ in outs} == set(s.gang_top)
+        assert {a - A.GDRAW0 for a, _ in outs} == set(s.gang_layers[0])
         a = _sample(outs, rng)
         drawn.append(a - A.GDRAW0)
         s = g.apply(s, a)

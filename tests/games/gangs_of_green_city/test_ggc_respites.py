@@ -71,7 +71,7 @@ def test_witness_protection_removes_a_gang_discard_from_the_game() -> None:
     assert sorted(names(g, s)) == ["protect Catacombs", "protect Courthouse", "protect Stadium"]
     s = g.play(s, "protect Stadium", 1)
     assert s.gang_out == (P("Stadium"),)
-    assert s.stage == DRAW and s.gang_top == tuple(sorted((P("Courthouse"), P("Catacombs"))))
+    assert s.stage == DRAW and s.gang_layers == (tuple(sorted((P("Courthouse"), P("Catacombs")))),)
 
 
 def test_neighbourhood_watch_removes_up_to_two_spheres_of_one_gang() -> None:

@@ -105,15 +105,15 @@ def test_escalation_increase_escalate_and_intensify() -> None:
     s = g.play(s, "gang card Stadium")
     assert count(s, "Stadium") == 3 and s.supply[3] == 21
     # no respite in any hand: no window; the discards went on top as a known set
-    assert s.gang_disc == () and s.gang_top == tuple(sorted((P("Courthouse"), P("Catacombs"), P("Stadium"))))
+    assert s.gang_disc == () and s.gang_layers == (tuple(sorted((P("Courthouse"), P("Catacombs"), P("Stadium")))),)
     assert s.stage == DRAW and s.deal == 1
     s = g.play(s, "hero card Iago")
     # the Gang Leader now draws from the known top set first, each card equally likely
     outs = g.chance_outcomes(s)
-    assert sorted(a - A.GDRAW0 for a, _ in outs) == sorted(s.gang_top)
+    assert sorted(a - A.GDRAW0 for a, _ in outs) == list(s.gang_layers[0])
     assert all(abs(p - 1 / 3) < 1e-12 for _, p in outs)
     s = g.play(s, "gang card Stadium")
-    assert s.stage == GANG and P("Stadium") not in s.gang_top
+    assert s.stage == GANG and P("Stadium") not in s.gang_layers[0]
     # Stadium already holds 3: a riot
     assert s.war == 1 and count(s, "Stadium") == 3 and count(s, "DeVos Financial") == 1
 
@@ -246,7 +246,7 @@ def test_the_gang_draw_pile_takes_its_discards_when_empty() -> None:
     s = g.play(s, "hero card DeVos Financial")
     assert [a - A.GDRAW0 for a, _ in g.chance_outcomes(s)] == [P("Swamp Gate")]
     s = g.play(s, "gang card Swamp Gate")
-    assert len(s.gang_top) == NUM_POIS and s.gang_disc == ()
+    assert s.gang_layers == (tuple(range(NUM_POIS)),) and s.gang_disc == ()
     assert len(g.chance_outcomes(s)) == NUM_POIS
 
 

@@ -75,24 +75,21 @@ def _safe_dist(pos: int, safe: tuple[int, ...]) -> int:
 def draw_odds(s: State) -> list[float]:
     """Returns, for each POI, the chance that its gang card comes up in the next Gang Leader phase.
 
-    Cards in the known top set come first; cards in the discard pile only come back after an
-    ESCALATION! (they get a small weight, since the next one puts them on top).
+    The known layers come first, top layer first; cards in the discard pile only come back
+    after an ESCALATION! (they get a small weight, since the next one puts them on top).
     """
-    rate = METER[s.esc]
+    left = METER[s.esc]
     odds = [0.0] * NUM_POIS
-    top = s.gang_top
     known = set(s.gang_disc)
-    known.update(top)
     known.update(s.gang_out)
+    for layer in s.gang_layers:
+        known.update(layer)
+        p = min(1.0, left / len(layer))
+        for c in layer:
+            odds[c] = p
+        left = max(0, left - len(layer))
     rest = NUM_POIS - len(known)
-    if top:
-        p_top = min(1.0, rate / len(top))
-        for c in top:
-            odds[c] = p_top
-        left = max(0, rate - len(top))
-        p_rest = min(1.0, left / rest) if rest else 0.0
-    else:
-        p_rest = min(1.0, rate / rest) if rest else 0.0
+    p_rest = min(1.0, left / rest) if rest else 0.0
     disc = set(s.gang_disc)
     for c in range(NUM_POIS):
         if c in disc:

@@ -89,6 +89,10 @@ class GangsOfGreenCity(Game):
         """Returns a hero draw pile order consistent with ``s``, top card first (see ``rules``)."""
         return rules.sample_hero_deck(s, rng)
 
+    def sample_gang_deck(self, s: State, rng: Any) -> list[int]:
+        """Returns a gang draw pile order consistent with ``s``, top card first (see ``rules``)."""
+        return rules.sample_gang_deck(s, rng)
+
     def parse_action(self, s: State, text: str, player: int | None = None) -> int:
         action = A.parse(text)
         if action is None:

@@ -58,7 +58,9 @@ def render(view: dict) -> str:
     hd, gd = view["hero_deck"], view["gang_deck"]
     piles = " ".join(f"{p['cards']}{'*' if p['escalation_inside'] else ''}" for p in hd["piles"])
     lines.append(f"Hero draw pile: {hd['draw_pile']} cards in piles {piles or '-'} (* = ESCALATION! inside)")
-    top = f", known on top: {', '.join(gd['known_on_top'])}" if gd["known_on_top"] else ""
+    top = "".join(
+        f"; layer {i + 1} on top (any order): {', '.join(layer)}" for i, layer in enumerate(gd["layers_on_top"])
+    )
     lines.append(f"Gang draw pile: {gd['draw_pile']} cards{top}; discard: {', '.join(gd['discard']) or '-'}")
     if view["quiet_night"]:
         lines.append("Quiet Night: the next Gang Leader phase is skipped")

@@ -84,8 +84,8 @@ from .state import (
     ESC_WINDOW,
     GANG,
     GANG_DISC,
+    GANG_LAYERS,
     GANG_OUT,
-    GANG_TOP,
     GANG_WINDOW,
     HANDS,
     HERO_DISC,
@@ -203,13 +203,13 @@ def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]
             p = 1.0 / left / len(s.esc_left)
             out.extend((A.HDRAW0 + ESC_CARD0 + e, p) for e in s.esc_left)
         return out
-    # gang cards: the known top set first; the bottom card comes from the unknown rest
-    top = s.gang_top
-    rest = _gang_rest(s)
+    # gang cards: the top layer first (any of its cards equally); the bottom card comes
+    # from the unseen rest, or from the bottom layer once the rest is used up
+    layers = s.gang_layers
     if st == ESC_BOTTOM:
-        cards = rest or top
+        cards = _gang_rest(s) or layers[-1]
     else:
-        cards = top or rest
+        cards = layers[0] if layers else _gang_rest(s)
     p = 1.0 / len(cards)
     return [(A.GDRAW0 + c, p) for c in cards]
 
@@ -607,8 +607,12 @@ def _apply_chance(game: GangsOfGreenCity, w: list, a: int) -> None:
         return
     # a gang card: the bottom card of an ESCALATION!, or the Gang Leader's
     c = a - A.GDRAW0
-    if c in w[GANG_TOP]:
-        w[GANG_TOP] = _without(w[GANG_TOP], c)
+    layers = w[GANG_LAYERS]
+    if layers:
+        i = 0 if st == GANG else len(layers) - 1
+        if c in layers[i]:
+            layer = _without(layers[i], c)
+            w[GANG_LAYERS] = layers[:i] + ((layer,) if layer else ()) + layers[i + 1 :]
     w[GANG_DISC] = _with(w[GANG_DISC], c)
     g = DISTRICT[c]
     if st == ESC_BOTTOM:
@@ -789,9 +793,11 @@ def _settle(game: GangsOfGreenCity, w: list) -> None:
             if win:
                 return
             if st == ESC_WINDOW:
-                # intensify: the shuffled gang discards go on top as a known set
-                w[GANG_TOP] = tuple(sorted(w[GANG_TOP] + w[GANG_DISC]))
-                w[GANG_DISC] = ()
+                # intensify: the shuffled gang discards go on top as a new layer, over
+                # (not into) what is left of the draw pile, earlier layers included
+                if w[GANG_DISC]:
+                    w[GANG_LAYERS] = (w[GANG_DISC],) + w[GANG_LAYERS]
+                    w[GANG_DISC] = ()
                 w[ESC_CARD] = -1
                 w[STAGE] = DRAW
                 continue
@@ -819,11 +825,12 @@ def _settle(game: GangsOfGreenCity, w: list) -> None:
 
 
 def _refill_gang_deck(game: GangsOfGreenCity, w: list) -> None:
-    """An empty gang draw pile takes its shuffled discards (GGC-10)."""
-    if len(w[GANG_TOP]) + len(w[GANG_DISC]) + len(w[GANG_OUT]) == NUM_POIS:
-        if not w[GANG_TOP]:
-            w[GANG_TOP] = w[GANG_DISC]
-            w[GANG_DISC] = ()
+    """An empty gang draw pile takes its shuffled discards (GGC-10), as one layer."""
+    if not w[GANG_LAYERS] and len(w[GANG_DISC]) + len(w[GANG_OUT]) == NUM_POIS:
+        w[GANG_LAYERS] = (w[GANG_DISC],)
+        w[GANG_DISC] = ()
+
+
 # ---- the end ------------------------------------------------------------------
 def returns(game: GangsOfGreenCity, s: State) -> tuple[float, ...]:
     v = 1.0 if s.result == VICTORY else 0.0
@@ -849,6 +856,23 @@ def sample_hero_deck(s: State, rng: random.Random) -> list[int]:
         if has_esc:
             pile.insert(rng.randrange(size), ESC_CARD0 + escs.pop())
         out.extend(pile)
+    return out
+
+
+def sample_gang_deck(s: State, rng: random.Random) -> list[int]:
+    """Returns a gang draw pile order consistent with ``s``, top card first.
+
+    Each layer (an ESCALATION!'s shuffled discards) is shuffled only within itself and
+    stays above the older layers; the unseen rest is shuffled below them all.
+    """
+    out: list[int] = []
+    for layer in s.gang_layers:
+        cards = list(layer)
+        rng.shuffle(cards)
+        out.extend(cards)
+    rest = _gang_rest(s)
+    rng.shuffle(rest)
+    out.extend(rest)
     return out
 
 
@@ -887,10 +911,12 @@ def validate_state(game: GangsOfGreenCity, s: State) -> None:
         or any(p < e for p, e in zip(s.piles, s.pile_esc))
     ):
         raise InvalidStateError("the hero piles do not match the unseen cards")
-    gang = list(s.gang_disc) + list(s.gang_top) + list(s.gang_out)
+    if any(not layer for layer in s.gang_layers):
+        raise InvalidStateError("a gang deck layer is never empty")
+    gang = list(s.gang_disc) + [c for layer in s.gang_layers for c in layer] + list(s.gang_out)
     if len(set(gang)) != len(gang) or any(not 0 <= c < NUM_POIS for c in gang):
         raise InvalidStateError("a gang card is in two places")
-    if any(list(t) != sorted(t) for t in (s.safe, s.hero_pool, s.hero_disc, s.gang_disc, s.gang_top, s.gang_out, *s.hands)):
+    if any(list(t) != sorted(t) for t in (s.safe, s.hero_pool, s.hero_disc, s.gang_disc, s.gang_out, *s.gang_layers, *s.hands)):
         raise InvalidStateError("card sets must be sorted")
     if not 1 <= len(s.safe) <= SAFE_HOUSES or any(not 0 <= p < NUM_POIS for p in s.safe):
         raise InvalidStateError("one to six safe houses, on POIs")
@@ -925,8 +951,8 @@ _ALL_POIS = frozenset(range(NUM_POIS))
 
 
 def _gang_rest(s: State) -> list[int]:
-    """The gang cards of unknown place in the draw pile (under the known top set)."""
-    return sorted(_ALL_POIS.difference(s.gang_disc, s.gang_top, s.gang_out))
+    """The gang cards of unknown place in the draw pile (under the known layers)."""
+    return sorted(_ALL_POIS.difference(s.gang_disc, s.gang_out, *s.gang_layers))
 
 
 def _gang(g: int) -> str:

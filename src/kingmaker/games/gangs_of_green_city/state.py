@@ -2,9 +2,11 @@
 
 Nothing in it is secret: hands are open (rulebook, "Sharing Information
 About Cards") and neither deck's order is stored. The hero deck is kept as
-its pile structure and the set of unseen cards; the gang deck as the set of
-cards known to lie on top (the shuffled discards after an ESCALATION!) over
-the unseen rest. Both are dealt lazily at chance nodes.
+its pile structure and the set of unseen cards; the gang deck as a stack of
+layers known to lie on top (each ESCALATION!'s shuffled discards are one
+layer, laid over the older ones) over the unseen rest. Which cards each layer
+holds is public; their order within it is not stored. Both decks are dealt
+lazily at chance nodes (a layer, or the rest, is drawn from uniformly).
 
 Fields (n players)::
 
@@ -28,7 +30,8 @@ Fields (n players)::
     esc_left    sorted ESCALATION! cards not drawn yet
     hero_disc   sorted hero discard pile (ESCALATION! cards as 53 + e)
     gang_disc   sorted gang discard pile
-    gang_top    sorted gang cards known to lie on top of the gang draw pile
+    gang_layers layers of gang cards known to lie on top of the gang draw pile, top layer
+                first; each a sorted tuple (one ESCALATION!'s shuffled discards), none empty
     gang_out    sorted gang cards removed from the game (Witness Protection)
     current     the active player
     moves       moves left this turn
@@ -131,7 +134,7 @@ class State:
     esc_left: tuple[int, ...]
     hero_disc: tuple[int, ...]
     gang_disc: tuple[int, ...]
-    gang_top: tuple[int, ...]
+    gang_layers: tuple[tuple[int, ...], ...]
     gang_out: tuple[int, ...]
     current: int
     moves: int
@@ -154,7 +157,7 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
 # Index of each field in the list ``unpack`` returns (for fast building of the next state).
 (
     STAGE, DEAL, CAST, PAWNS, HANDS, SPHERES, SUPPLY, SAFE, ENDED, DEFEATED, ESC, WAR,
-    HERO_POOL, PILES, PILE_ESC, ESC_LEFT, HERO_DISC, GANG_DISC, GANG_TOP, GANG_OUT, CURRENT,
+    HERO_POOL, PILES, PILE_ESC, ESC_LEFT, HERO_DISC, GANG_DISC, GANG_LAYERS, GANG_OUT, CURRENT,
     MOVES_LEFT, TIRED, QUIET, WINDOW, PICK_PLAYER, PICK_N, PICK_KIND, PICK_GANG, RESP,
     RESP_PLAYER, RESP_PAWN, ESC_CARD, RESULT, REASON,
 ) = range(len(FIELDS))

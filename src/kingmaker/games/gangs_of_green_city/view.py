@@ -99,8 +99,9 @@ def sample_hidden(game: GangsOfGreenCity, s: State, player: int | None, rng: ran
 
     The unknown deck orders are chance nodes, so every state consistent with a
     view is the state itself, and the hero deck keeps its pile structure (one
-    ESCALATION! per pile). ``game.sample_hero_deck`` gives a concrete order for
-    those who want one.
+    ESCALATION! per pile) and the gang deck its layers. ``game.sample_hero_deck``
+    and ``game.sample_gang_deck`` give concrete orders (the gang deck shuffled only
+    within each layer) for those who want one.
     """
     return s
 
@@ -195,7 +196,9 @@ def _build(game: GangsOfGreenCity, s: State) -> dict:
         },
         "gang_deck": {
             "draw_pile": NUM_POIS - len(s.gang_disc) - len(s.gang_out),
-            "known_on_top": [POI_NAMES[c] for c in s.gang_top],
+            # top layer first: which cards each layer holds is public, their order is not
+            "layers_on_top": [[POI_NAMES[c] for c in layer] for layer in s.gang_layers],
+            "unseen_below": NUM_POIS - len(s.gang_disc) - len(s.gang_out) - sum(map(len, s.gang_layers)),
             "discard": [POI_NAMES[c] for c in s.gang_disc],
             "removed": [POI_NAMES[c] for c in s.gang_out],
         },
