@@ -74,7 +74,11 @@ def _rulebook_path(cls: type[Game]) -> Path | None:
 class _LazyGroup(click.Group):
     """A group whose optional parts (arena, serve) are imported only when used."""
 
-    lazy = {"arena": ("kingmaker.agents.cli", "arena"), "serve": ("kingmaker.web.cli", "serve")}
+    lazy = {
+        "arena": ("kingmaker.agents.cli", "arena"),
+        "lab": ("kingmaker.lab.cli", "lab"),
+        "serve": ("kingmaker.web.cli", "serve"),
+    }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))

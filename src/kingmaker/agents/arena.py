@@ -19,14 +19,16 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..core.api import CHANCE, TERMINAL
 from ..core.errors import GameError
 from ..core.match import Match
 from ..core.registry import make
+from ..lab.backends import Backend, make_backend
+from ..lab.stats import wilson
 from . import make_agent
 
 __all__ = [
@@ -38,14 +40,12 @@ __all__ = [
     "parse_agents",
     "play_game",
     "run_arena",
+    "run_match",
     "seat_agents",
     "summarize",
     "wilson",
     "win_shares",
 ]
-
-Z95 = 1.959963984540054
-
 
 def parse_agents(text: str | Sequence[str], players: int) -> list[str]:
     """Returns one agent spec per seat from ``"ismcts:normal,random"``.
@@ -97,27 +97,19 @@ def win_shares(returns: Sequence[float], cooperative: bool, max_return: float) -
     return [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
 
 
-def play_game(
-    game_id: str,
-    players: int,
-    options: dict,
-    seats: Sequence[str],
-    seed: int,
-    index: int = 0,
-    save: str | None = None,
-    meta: dict | None = None,
-) -> dict:
-    """Plays one match between the agents ``seats`` (one spec per seat); returns its data.
+def run_match(game, seats: Sequence[str], seed: int) -> tuple[Match, dict]:
+    """Plays one match between the agents ``seats``; returns it with per-seat statistics.
 
     The agents act through ``Match.observation`` only, and each move goes
-    through the checked ``Match.play``. Returns a JSON-able dict: index, seed,
-    seats, returns, decisions and thinking time per seat, length, and the
-    record file when ``save`` names a directory.
+    through the checked ``Match.play``. The statistics: moves, think (seconds),
+    longest (seconds), iterations and searches per seat.
+
+    Raises:
+        GameError: the game did not end within its declared maximum length.
     """
-    game = make(game_id, players=players, **options)
     agents = [make_agent(spec, game) for spec in seats]
     match = Match(game, agents, seed=seed)
-    n = players
+    n = game.num_players
     moves = [0] * n
     think = [0.0] * n
     longest = [0.0] * n
@@ -146,6 +138,31 @@ def play_game(
         searches[p] += its > 0
     if not match.is_over():
         raise GameError(f"{game.name} did not end within {limit} actions (seed {seed})")
+    stats = {"moves": moves, "think": think, "longest": longest, "iterations": searched, "searches": searches}
+    return match, stats
+
+
+def play_game(
+    game_id: str,
+    players: int,
+    options: dict,
+    seats: Sequence[str],
+    seed: int,
+    index: int = 0,
+    save: str | None = None,
+    meta: dict | None = None,
+) -> dict:
+    """Plays one match between the agents ``seats`` (one spec per seat); returns its data.
+
+    The agents act through ``Match.observation`` only, and each move goes
+    through the checked ``Match.play``. Returns a JSON-able dict: index, seed,
+    seats, returns, decisions and thinking time per seat, length, and the
+    record file when ``save`` names a directory.
+    """
+    game = make(game_id, players=players, **options)
+    match, stats = run_match(game, seats, seed)
+    moves, think, longest = stats["moves"], stats["think"], stats["longest"]
+    searched, searches = stats["iterations"], stats["searches"]
     returns = list(match.returns())
     out = {
         "index": index,
@@ -177,7 +194,7 @@ def play_game(
     return out
 
 
-def _play_task(args: tuple) -> dict:
+def _play_task(*args: Any) -> dict:
     return play_game(*args)
 
 
@@ -209,6 +226,7 @@ def run_arena(
     save: str | Path | None = None,
     options: dict | None = None,
     on_game: Callable[[dict], None] | None = None,
+    backend: Backend | None = None,
 ) -> ArenaResult:
     """Plays ``games`` games with seats rotated; returns every game's data.
 
@@ -222,6 +240,9 @@ def run_arena(
         save: a directory for the records (created if missing).
         options: the game's options (text values are converted).
         on_game: called with each game's data as it finishes (a progress bar).
+        backend: where the games run (``kingmaker.lab.backends``: a process pool,
+            local Ray or a Ray cluster); by default ``jobs`` local processes.
+            Every backend gives the same games.
 
     Raises:
         GameError: unknown game, player count, option or agent; games < 1.
@@ -256,20 +277,16 @@ def run_arena(
         max_return=game.info.max_return,
     )
     start = time.perf_counter()
-    if jobs == 1:
-        for task in tasks:
-            data = _play_task(task)
+    own = backend is None
+    backend = backend or make_backend(jobs=jobs)
+    try:
+        for data in backend.map_unordered(_play_task, tasks):
             result.games.append(data)
             if on_game:
                 on_game(data)
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_play_task, task) for task in tasks]
-            for fut in as_completed(futures):
-                data = fut.result()
-                result.games.append(data)
-                if on_game:
-                    on_game(data)
+    finally:
+        if own:
+            backend.close()
     result.seconds = time.perf_counter() - start
     result.games.sort(key=lambda d: d["index"])
     return result
@@ -325,17 +342,6 @@ def load_arena(directory: str | Path) -> ArenaResult:
         cooperative=game.info.cooperative,
         max_return=game.info.max_return,
     )
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Returns the Wilson score interval of a proportion (95% by default)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def elo_ratings(games: Sequence[dict], iterations: int = 2000) -> dict[str, float]:

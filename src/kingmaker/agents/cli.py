@@ -38,7 +38,9 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     "team:...; overrides as ismcts:normal/iterations=500). A short list repeats its last spec.",
 )
 @click.option("--games", "-g", type=int, default=20, show_default=True, help="Games to play.")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Worker processes (or local Ray CPUs).")
+@click.option("--ray", "use_ray", is_flag=True, help="Run on a local Ray instance (see docs/lab.md).")
+@click.option("--ray-address", default=None, metavar="ADDR", help="Run on the Ray cluster at ADDR.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Arena seed.")
 @click.option("--save", type=click.Path(file_okay=False), default=None, help="Directory for the game records.")
 @click.option("--option", "-o", "option", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
@@ -50,6 +52,8 @@ def arena(
     agents: str,
     games: int,
     jobs: int,
+    use_ray: bool,
+    ray_address: str | None,
     seed: int,
     save: str | None,
     option: tuple[str, ...],
@@ -58,39 +62,27 @@ def arena(
 ) -> None:
     """Plays GAME many times between agents, seats rotated, and prints win rates and ratings."""
     options = _options(option)
-    try:
-        if quiet or as_json:
-            result = run_arena(game, players, agents, games, jobs=jobs, seed=seed, save=save, options=options)
-        else:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-            )
+    from ..lab.backends import make_backend
 
-            with Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                transient=True,
-            ) as progress:
+    backend = None
+    try:
+        if use_ray or ray_address:
+            backend = make_backend(jobs=jobs, ray=use_ray, ray_address=ray_address)
+        kw = dict(jobs=jobs, seed=seed, save=save, options=options, backend=backend)
+        if quiet or as_json:
+            result = run_arena(game, players, agents, games, **kw)
+        else:
+            from ..lab.runner import progress_bar
+
+            with progress_bar() as progress:
                 task = progress.add_task(f"{game}", total=games)
-                result = run_arena(
-                    game,
-                    players,
-                    agents,
-                    games,
-                    jobs=jobs,
-                    seed=seed,
-                    save=save,
-                    options=options,
-                    on_game=lambda _data: progress.advance(task),
-                )
+                result = run_arena(game, players, agents, games, **kw,
+                                   on_game=lambda _data: progress.advance(task))
     except GameError as e:
         raise click.ClickException(e.message) from None
+    finally:
+        if backend is not None:
+            backend.close()
     summary = summarize(result)
     if as_json:
         click.echo(json.dumps(summary, indent=1))

@@ -1,0 +1,178 @@
+"""``kingmaker lab``: run, report and merge studies (the click group the main CLI mounts).
+
+    kingmaker lab run studies/kings-kilt/seats.toml --jobs 2
+    kingmaker lab run --game kingpins --players 2,3,4 --grid abilities=true,false --games 500
+    kingmaker lab run studies/kingpin/boards.toml --ray-address auto
+    kingmaker lab report runs/lab/kings-kilt-seats --out docs/balance/kings-kilt/seats.md
+    kingmaker lab merge runs/lab/kk runs/lab/kk-from-node-2
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import click
+
+from ..core.errors import GameError
+
+__all__ = ["lab"]
+
+
+def _pairs(values: tuple[str, ...], flag: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in values:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r} is not key=value", param_hint=flag)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def backend_options(f):
+    """Adds --jobs, --ray, --ray-address and --ship-code (shared with ``kingmaker arena``)."""
+    f = click.option("--ship-code", is_flag=True,
+                     help="Send this kingmaker package to the Ray cluster's workers (nodes need only Ray).")(f)
+    f = click.option("--ray-address", default=None, metavar="ADDR",
+                     help="Run on the Ray cluster at ADDR (host:port, or 'auto' on a node of it).")(f)
+    f = click.option("--ray", "use_ray", is_flag=True, help="Run on a local Ray instance (--jobs CPUs).")(f)
+    return f
+
+
+@click.group("lab")
+def lab() -> None:
+    """The balance lab: thousands of bot games per variant, with intervals and plots."""
+
+
+@lab.command("run")
+@click.argument("study_file", required=False, type=click.Path(dir_okay=False))
+@click.option("--game", default=None, help="The game (instead of a study file).")
+@click.option("--players", default=None, help="Player counts, comma-separated (e.g. 2,3,4).")
+@click.option("--agents", default=None, help="Agent spec per seat, comma-separated (rotated).")
+@click.option("--games", "-g", type=int, default=None, help="Games per cell (overrides the file).")
+@click.option("--seed", "-s", type=int, default=None, help="The study's seed (overrides the file).")
+@click.option("--option", "-o", multiple=True, metavar="KEY=VALUE", help="A fixed option (repeatable).")
+@click.option("--grid", multiple=True, metavar="KEY=V1,V2", help="An option to vary (repeatable).")
+@click.option("--slow", is_flag=True, help="Every seat acts through Match observations (no fast path).")
+@click.option("--name", default=None, help="The study's name (default: the file's or the game's).")
+@click.option("--out", default=None, type=click.Path(file_okay=False), help="Results directory (default runs/lab/NAME).")
+@click.option("--jobs", "-j", type=int, default=None, help="Local worker processes (default: every core).")
+@backend_options
+@click.option("--fresh", is_flag=True, help="Forget the games stored in the results directory first.")
+@click.option("--report", "report_to", default=None, type=click.Path(dir_okay=False),
+              help="Then write the report here (.md or .html).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--flush-every", type=float, default=5.0, show_default=True, hidden=True)
+def run_cmd(study_file, game, players, agents, games, seed, option, grid, slow, name, out, jobs, use_ray,
+            ray_address, ship_code, fresh, report_to, quiet, flush_every) -> None:
+    """Play a study's missing games (a TOML STUDY_FILE, or --game and flags)."""
+    from .backends import make_backend
+    from .runner import default_out, progress_bar, run_study
+    from .study import load_study, study_from_flags
+
+    try:
+        if study_file:
+            if game:
+                raise click.UsageError("give a study file or --game, not both")
+            study = load_study(study_file)
+        elif game:
+            plist = [int(x) for x in players.split(",")] if players else None
+            gridmap = {k: [x.strip() for x in v.split(",")] for k, v in _pairs(grid, "--grid").items()}
+            study = study_from_flags(game, plist, agents or "heuristic", games or 100, seed or 0,
+                                     _pairs(option, "--option"), gridmap, fast=not slow, name=name)
+        else:
+            raise click.UsageError("give a study file or --game")
+        study = study.with_games(games, seed)
+        if name:
+            from dataclasses import replace
+
+            study = replace(study, name=name)
+        backend = make_backend(jobs=jobs, ray=use_ray, ray_address=ray_address, ship_code=ship_code)
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None
+    except GameError as e:
+        raise click.ClickException(str(e)) from None
+
+    def stop(signum, frame):  # a polite kill keeps the finished games
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    target = Path(out) if out else default_out(study)
+    cells = len(study.cells())
+    click.echo(f"{study.name}: {study.game}, {cells} cells x {study.games} games, on {backend.describe()} -> {target}")
+    try:
+        if quiet:
+            res = run_study(study, target, backend, fresh=fresh, flush_every=flush_every)
+        else:
+            with progress_bar() as bar:
+                task = bar.add_task(study.name, total=None)
+
+                def tick(done: int, total: int) -> None:
+                    bar.update(task, completed=done, total=total)
+
+                res = run_study(study, target, backend, fresh=fresh, flush_every=flush_every, on_games=tick)
+    except KeyboardInterrupt:
+        click.echo("interrupted: the finished games are stored; run again to resume")
+        raise SystemExit(130) from None
+    except GameError as e:
+        raise click.ClickException(str(e)) from None
+    finally:
+        backend.close()
+    click.echo(f"played {res.played} games in {res.seconds:.1f} s ({res.games_per_second:.1f} games/s); "
+               f"{res.stored} stored; {res.cpu:.0f} s CPU in all")
+    if report_to:
+        from .report import write_report
+
+        path, _ = write_report(target, report_to)
+        click.echo(f"report: {path}")
+
+
+@lab.command("report")
+@click.argument("results", type=click.Path(file_okay=False, exists=True))
+@click.option("--out", "dest", default=None, type=click.Path(dir_okay=False),
+              help="The report file (default RESULTS/report.md; .html for HTML).")
+@click.option("--html", "as_html", is_flag=True, help="Write HTML instead of Markdown.")
+@click.option("--no-plots", is_flag=True, help="Tables only (no matplotlib).")
+def report_cmd(results: str, dest: str | None, as_html: bool, no_plots: bool) -> None:
+    """Write the Markdown or HTML report of a study's RESULTS directory, with PNG plots."""
+    from .report import write_report
+
+    fmt = "html" if as_html or (dest or "").endswith(".html") else "md"
+    if dest is None:
+        dest = str(Path(results) / f"report.{fmt}")
+    try:
+        path, a = write_report(results, dest, fmt=fmt, plots=not no_plots)
+    except GameError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"{path}: {a['games']} games, {len(a['cells'])} cells, {len(a['plots'])} plots")
+
+
+@lab.command("merge")
+@click.argument("dest", type=click.Path(file_okay=False))
+@click.argument("sources", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
+@click.option("--force", is_flag=True, help="Merge runs played by different code.")
+def merge_cmd(dest: str, sources: tuple[str, ...], force: bool) -> None:
+    """Add the games of SOURCES (runs of one study, e.g. on other machines) to DEST."""
+    from .store import merge_runs
+
+    try:
+        res = merge_runs(dest, [s for s in sources if Path(s).resolve() != Path(dest).resolve()], force=force)
+    except GameError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"{dest}: {res['games']} games ({res['added']} new)")
+
+
+@lab.command("show")
+@click.argument("study_file", type=click.Path(dir_okay=False))
+def show_cmd(study_file: str) -> None:
+    """Check a study file and list its cells."""
+    from .study import load_study
+
+    try:
+        study = load_study(study_file)
+    except GameError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"{study.name}: {study.game}, agents {', '.join(study.agents)}, {study.games} games per cell, "
+               f"seed {study.seed}, fingerprint {study.fingerprint()}")
+    for cell in study.cells():
+        click.echo(f"  cell {cell.number}: {cell.key}")

@@ -1,0 +1,153 @@
+"""Runs a study: plays the games its results directory lacks, on any backend.
+
+``run_study(study, out)`` reads what ``out`` already holds, plays every
+missing (cell, index) in chunks spread over the cells in turn (so a partial
+run is a smaller whole study), writes the rows as they come (every few
+seconds, atomically) and compacts them at the end. Run it again and it plays
+nothing; kill it and run it again and it plays only what is missing; raise
+``games`` and it plays only the new games.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .backends import Backend, make_backend
+from .play import chunk_task, play_chunk
+from .study import Study
+
+__all__ = ["RunResult", "default_out", "progress_bar", "run_study", "tasks_for"]
+
+
+@dataclass
+class RunResult:
+    """What a run did: games played now, games stored in all, wall and worker CPU seconds."""
+
+    out: Path
+    played: int
+    stored: int
+    seconds: float
+    cpu: float
+    backend: str
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+def default_out(study: Study) -> Path:
+    """Returns ``runs/lab/<study name>``: where a study's rows go unless told otherwise."""
+    return Path("runs") / "lab" / study.name
+
+
+def tasks_for(study: Study, done: set[tuple[int, int]], workers: int = 1) -> list[tuple]:
+    """Returns the chunk tasks of every missing game, cells taken in turn."""
+    per_cell = []
+    for cell in study.cells():
+        missing = [i for i in range(study.games) if (cell.number, i) not in done]
+        per_cell.append((cell, missing))
+    most = max((len(m) for _, m in per_cell), default=0)
+    size = study.chunk or max(1, min(50, math.ceil(most / (8 * max(1, workers)))))
+    queues = [[chunk_task(study, cell, m[k:k + size]) for k in range(0, len(m), size)] for cell, m in per_cell]
+    out = []
+    for k in range(max((len(q) for q in queues), default=0)):
+        out += [q[k] for q in queues if k < len(q)]
+    return out
+
+
+def run_study(
+    study: Study,
+    out: str | Path | None = None,
+    backend: Backend | None = None,
+    fresh: bool = False,
+    flush_every: float = 5.0,
+    on_games: Callable[[int, int], None] | None = None,
+) -> RunResult:
+    """Plays the games of ``study`` that ``out`` lacks; returns what it did.
+
+    Args:
+        study: the study.
+        out: its results directory (default ``runs/lab/<name>``).
+        backend: where to play (default: a local process pool on every core).
+        fresh: forget the stored games first.
+        flush_every: seconds between writes of the finished rows.
+        on_games: called with (games finished now, games to play) as chunks finish.
+
+    Raises:
+        StoreError: ``out`` holds another study's games or games played by other code.
+    """
+    from .store import Store
+
+    store = Store(out or default_out(study), study, fresh=fresh)
+    own = backend is None
+    backend = backend or make_backend()
+    done = store.done()
+    tasks = tasks_for(study, done, backend.workers)
+    total = sum(len(t[5]) for t in tasks)
+    if on_games:
+        on_games(0, total)
+    start = time.perf_counter()
+    played = 0
+    cpu = 0.0
+    buffer: list[dict] = []
+    last = time.monotonic()
+    try:
+        for res in backend.map_unordered(play_chunk, tasks):
+            buffer += res["rows"]
+            cpu += res["cpu"]
+            played += len(res["rows"])
+            if on_games:
+                on_games(played, total)
+            if time.monotonic() - last >= flush_every:
+                store.append(buffer, cpu)
+                buffer, cpu, last = [], 0.0, time.monotonic()
+    finally:
+        store.append(buffer, cpu)  # an interrupted run keeps what it finished
+        if own:
+            backend.close()
+    seconds = time.perf_counter() - start
+    store.compact()
+    table = store.table()
+    return RunResult(
+        out=store.out,
+        played=played,
+        stored=0 if table is None else table.num_rows,
+        seconds=seconds,
+        cpu=store.cpu_seconds(),
+        backend=backend.describe(),
+    )
+
+
+def progress_bar(description: str = "games"):
+    """Returns a rich Progress showing games done, games/s and the time left."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task):  # noqa: ANN001 - rich's signature
+            speed = task.finished_speed or task.speed
+            return Text("-- games/s" if speed is None else f"{speed:,.1f} games/s", style="cyan")
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        Rate(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        transient=False,
+        speed_estimate_period=60.0,
+    )
