@@ -19,7 +19,7 @@ from sqk_helpers import (
 from kingmaker.core.api import TERMINAL
 from kingmaker.games.san_quentin_kings import actions as A
 from kingmaker.games.san_quentin_kings.data import RIOT
-from kingmaker.games.san_quentin_kings.rules import crew_king, drug_king, fight_king, most_of
+from kingmaker.games.san_quentin_kings.scoring import crew_king, drug_king, fight_king, most_of
 from kingmaker.games.san_quentin_kings.state import P_END, P_TURN
 
 

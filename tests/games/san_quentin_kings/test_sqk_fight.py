@@ -34,7 +34,7 @@ from kingmaker.games.san_quentin_kings.data import (
     STEAL_DRUG,
     STEAL_SHANK,
 )
-from kingmaker.games.san_quentin_kings.rules import strength
+from kingmaker.games.san_quentin_kings.fight import strength
 from kingmaker.games.san_quentin_kings.state import (
     P_BLOCK,
     P_DRAWN,

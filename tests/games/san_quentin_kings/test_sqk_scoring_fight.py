@@ -7,7 +7,7 @@ from sqk_helpers import COBRA, SCORPION, TARANTULA, chance, fight, game, get_goo
 
 from kingmaker.games.san_quentin_kings import actions as A
 from kingmaker.games.san_quentin_kings.data import COMM_B, DRUG_B, NEW_B, SHANK_B, SHANK_CODE0
-from kingmaker.games.san_quentin_kings.rules import fight_key, strength
+from kingmaker.games.san_quentin_kings.fight import fight_key, strength
 from kingmaker.games.san_quentin_kings.state import OWE_COMM, P_BLOCK, P_PICK, SCOMM
 
 C1, S1, T1, C2, S2, T2 = 0, 1, 2, 3, 4, 5

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from . import actions as A
 from .data import CARD_TYPE, CARD_VALUE, GUARD, IS_FIGHT, NUM_BLOCKS, PAROLE, PRIORITY, ROUND_CARDS
-from .rules import strength
+from .fight import strength
 from .state import (
     CELL,
     CHIPS,
@@ -45,7 +45,7 @@ from .state import (
 )
 
 if TYPE_CHECKING:
-    from .rules import SanQuentinKings
+    from .game import SanQuentinKings
 
 
 def _cell(s: State, p: int) -> list[int]:

@@ -34,7 +34,9 @@ Fields (n players)::
     market     11: cafeteria shanks C,S,T | drugs G,W,B | bus C,S,T (the top row for
                the cafeteria, both rows for new arrivals) | 2-respect spot | 1-respect spots
     ranking    the placed players of the fight, strongest first (new-arrival picks)
-    queue      pending chance tasks (see rules.py), resolved first to last
+    queue      pending chance tasks (see tasks.py), resolved first to last
+
+``Work`` is the mutable copy of a state that ``rules.apply`` changes and freezes again.
 """
 
 from __future__ import annotations
@@ -120,3 +122,53 @@ class State:
     market: tuple[int, ...]
     ranking: tuple[int, ...]
     queue: tuple[int, ...]
+
+
+# The phases of a fight turn (the player to move is counted from the initiator's left) and the
+# phases where players take one turn each from the initiator.
+FIGHT_PHASES = frozenset((P_TURN, P_DRAWN, P_TOSOL, P_PAROLE, P_VIC_DRUG, P_VIC_SHANK, P_STOLEN))
+SEQ_PHASES = frozenset((P_GYM, P_CAFE, P_GUARD, P_DRUGPAY))
+
+
+class Work:
+    """A mutable working copy of a state, used inside ``rules.apply`` only."""
+
+    __slots__ = (
+        "phase", "year", "initiator", "used", "block", "pos", "rnd", "need", "flags", "pending",
+        "pieces", "goods", "supply", "fdeck", "fdisc", "cards", "bribed", "fists", "inflight",
+        "passed", "market", "ranking", "queue",
+    )
+
+    def __init__(self, s: State) -> None:
+        self.phase = s.phase
+        self.year = s.year
+        self.initiator = s.initiator
+        self.used = s.used
+        self.block = s.block
+        self.pos = s.pos
+        self.rnd = s.rnd
+        self.need = s.need
+        self.flags = s.flags
+        self.pending = s.pending
+        self.pieces = list(s.pieces)
+        self.goods = list(s.goods)
+        self.supply = list(s.supply)
+        self.fdeck = list(s.fdeck)
+        self.fdisc = list(s.fdisc)
+        self.cards = list(s.cards)
+        self.bribed = s.bribed
+        self.fists = list(s.fists)
+        self.inflight = s.inflight
+        self.passed = s.passed
+        self.market = list(s.market)
+        self.ranking = s.ranking
+        self.queue = list(s.queue)
+
+    def freeze(self) -> State:
+        return State(
+            self.phase, self.year, self.initiator, self.used, self.block, self.pos, self.rnd,
+            self.need, self.flags, self.pending, tuple(self.pieces), tuple(self.goods),
+            tuple(self.supply), tuple(self.fdeck), tuple(self.fdisc), tuple(self.cards),
+            self.bribed, tuple(self.fists), self.inflight, self.passed, tuple(self.market),
+            self.ranking, tuple(self.queue),
+        )

@@ -28,20 +28,7 @@ from .data import (
     TIE_BREAKER,
     TYPES,
 )
-from .rules import (
-    _ALL_FISTS,
-    _FIGHT_PHASES,
-    K_CDRUG,
-    K_CSHANK,
-    K_DRUG,
-    K_FIGHT,
-    K_INIT,
-    K_SHANK,
-    K_STEAL_SHANK,
-    outcome_counts,
-    split_task,
-    strength,
-)
+from .fight import ALL_FISTS, strength
 from .state import (
     CHIPS,
     COMM,
@@ -53,6 +40,7 @@ from .state import (
     F_COMMITTED,
     F_GRAVE,
     FIGHT,
+    FIGHT_PHASES,
     FP,
     GSIZE,
     M_BUS,
@@ -82,9 +70,20 @@ from .state import (
     YARD,
     State,
 )
+from .tasks import (
+    K_CDRUG,
+    K_CSHANK,
+    K_DRUG,
+    K_FIGHT,
+    K_INIT,
+    K_SHANK,
+    K_STEAL_SHANK,
+    outcome_counts,
+    split_task,
+)
 
 if TYPE_CHECKING:
-    from .rules import SanQuentinKings
+    from .game import SanQuentinKings
 
 
 def _types(seq) -> dict[str, int]:
@@ -275,7 +274,7 @@ def _fight_view(game: SanQuentinKings, s: State) -> dict:
             else:
                 status = "committed"
             fists.append({"player": q, "status": status})
-    fighting = s.phase in _FIGHT_PHASES
+    fighting = s.phase in FIGHT_PHASES
     return {
         "block": BLOCK_NAMES[s.block],
         "tie_breaker": [TYPES[t] for t in TIE_BREAKER[s.block]],
@@ -342,7 +341,7 @@ def sample_hidden(game: SanQuentinKings, s: State, player: int | None, rng: rand
             if fl[q] >= 0:
                 o = q * PSIZE
                 pc = s.pieces
-                fl[q] = rng.choice(_ALL_FISTS[pc[o] * 64 + pc[o + 1] * 8 + pc[o + 2]]) - A.FIST0
+                fl[q] = rng.choice(ALL_FISTS[pc[o] * 64 + pc[o + 1] * 8 + pc[o + 2]]) - A.FIST0
         fists = tuple(fl)
     return State(
         s.phase, s.year, s.initiator, s.used, s.block, s.pos, s.rnd, s.need, s.flags, pending,

@@ -1,0 +1,154 @@
+"""San Quentin Kings: bribe chip actions (Bribe Chip Actions; rulings SQK-9, SQK-13).
+
+On their own fighting turn, once per round, a player may spend one bribe chip
+to redraw the card just drawn, draw one card more, take or kill a piece in
+another player's fight area, free one of their own pieces from solitary, or
+steal a good. "Bribe chips can't be used on players not represented in the
+current fight": targets are the other players with pieces standing in the fight.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import actions as A
+from .data import ROUND_CARDS
+from .state import (
+    CHIPS,
+    COMM,
+    DPILE,
+    DR,
+    F_BRIBED,
+    F_COMMITTED,
+    FIGHT,
+    GSIZE,
+    P_TURN,
+    PSIZE,
+    SCHIPS,
+    SCOMM,
+    SDECK,
+    SH,
+    SOL,
+    Work,
+)
+from .tasks import K_DRUG, K_SHANK, K_STEAL_DRUG, K_STEAL_SHANK, task
+
+
+def area_pieces(s: Any, h: int) -> int:
+    """Returns the number of pieces standing in player ``h``'s fight area."""
+    f = h * PSIZE + FIGHT
+    return s.pieces[f] + s.pieces[f + 1] + s.pieces[f + 2] + sum(1 for x in s.bribed if x[0] == h)
+
+
+def area_targets(s: Any, p: int, n: int) -> list[tuple[int, int, int]]:
+    """Returns the (holder, owner, type) of every piece in the other players' fight areas."""
+    out = set()
+    pieces = s.pieces
+    for h in range(n):
+        if h != p:
+            f = h * PSIZE + FIGHT
+            for t in range(3):
+                if pieces[f + t]:
+                    out.add((h, h, t))
+    for x in s.bribed:
+        if x[0] != p:
+            out.add(x)
+    return sorted(out)
+
+
+def bribe_actions(s: Any, p: int, n: int) -> list[int]:
+    """Returns the bribes player ``p`` may make now (they hold a chip and have not bribed this round)."""
+    out = [A.ADD]
+    targets = area_targets(s, p, n)
+    out += [A.take(h, o, t) for h, o, t in targets]
+    f = p * PSIZE + SOL
+    out += [A.FREE0 + t for t in range(3) if s.pieces[f + t]]
+    g = s.goods
+    sup = s.supply
+    holders = [q for q in range(n) if q != p and area_pieces(s, q)]
+    for gi, (off, width) in enumerate(((SH, 3), (DR, 3), (COMM, 1))):
+        who = [q for q in holders if sum(g[q * GSIZE + off : q * GSIZE + off + width])]
+        if who:
+            out += [A.STEAL0 + q * 3 + gi for q in who]
+        else:
+            if gi == 0:
+                avail = sum(sup[SDECK : SDECK + 6])
+            elif gi == 1:
+                avail = sum(sup[DPILE : DPILE + 6])
+            else:
+                avail = sup[SCOMM]
+            if avail:
+                out.append(A.STEALSUP0 + gi)
+    out += [A.kill(h, o, t) for h, o, t in targets]
+    out.sort()
+    return out
+
+
+def spend_chip(w: Work, p: int) -> None:
+    """Pays one bribe chip: it commits the player to fight this turn and uses the round's bribe."""
+    w.goods[p * GSIZE + CHIPS] -= 1
+    w.supply[SCHIPS] += 1
+    if not w.flags & F_COMMITTED:
+        w.flags |= F_COMMITTED
+        w.need = ROUND_CARDS[w.rnd]
+    w.flags |= F_BRIBED
+
+
+def redraw(w: Work, p: int, k: int) -> None:
+    """Bribe: the fight card ``k`` just drawn is discarded and one card is owed again (SQK-9)."""
+    spend_chip(w, p)
+    w.cards[p] = w.cards[p][:-1]
+    w.fdisc[k] += 1
+    w.need += 1
+    w.phase = P_TURN
+
+
+def apply_bribe(w: Work, p: int, a: int) -> None:
+    """Carries out bribe ``a`` of player ``p`` on their fighting turn."""
+    spend_chip(w, p)
+    if a == A.ADD:
+        w.need += 1
+    elif a < A.FREE0:
+        x, t = divmod(a - A.TAKE0, 3)
+        h, o = divmod(x, A.MAXP)
+        remove_piece(w, h, o, t)
+        if o == p:
+            w.pieces[p * PSIZE + FIGHT + t] += 1
+        else:
+            w.bribed = tuple(sorted(w.bribed + ((p, o, t),)))
+    elif a < A.STEAL0:
+        t = a - A.FREE0
+        w.pieces[p * PSIZE + SOL + t] -= 1
+        w.pieces[p * PSIZE + FIGHT + t] += 1
+    elif a < A.STEALSUP0:
+        q, gi = divmod(a - A.STEAL0, 3)
+        if gi == 0:
+            w.queue.append(task(K_STEAL_SHANK, 0, p, q))
+        elif gi == 1:
+            w.queue.append(task(K_STEAL_DRUG, 0, p, q))
+        else:
+            w.goods[q * GSIZE + COMM] -= 1
+            w.goods[p * GSIZE + COMM] += 1
+    elif a < A.KILL0:
+        gi = a - A.STEALSUP0
+        if gi == 0:
+            w.queue.append(task(K_SHANK, 1, p))
+        elif gi == 1:
+            w.queue.append(task(K_DRUG, 1, p))
+        else:
+            w.supply[SCOMM] -= 1
+            w.goods[p * GSIZE + COMM] += 1
+    else:
+        x, t = divmod(a - A.KILL0, 3)
+        h, o = divmod(x, A.MAXP)
+        remove_piece(w, h, o, t)
+
+
+def remove_piece(w: Work, h: int, o: int, t: int) -> None:
+    """Removes owner ``o``'s piece of type ``t`` from holder ``h``'s fight area."""
+    if o == h:
+        w.pieces[h * PSIZE + FIGHT + t] -= 1
+    else:
+        b = list(w.bribed)
+        b.remove((h, o, t))
+        w.bribed = tuple(b)
