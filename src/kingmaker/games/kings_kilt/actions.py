@@ -1,11 +1,18 @@
 """King's Kilt actions as ints, and their notation.
 
+Player actions (``NUM_ACTIONS`` = 240 of them, whatever the player count)::
+
     0..41     ascend: cell * 2 + direction (0 left, 1 right)   "ascend b3 left"
     42..209   betray: 42 + clan * 21 + target cell            "betray MacLeod e2"
     210..230  fill the vacuum with the card from a cell       "fill from a4"
     231       pass                                            "pass"
     232..239  turn a family card face up: 232 + clan          "reveal Stewart"
-    240..255  chance: the next card is kind k: 240 + k        "card Bruce leader"
+
+Chance outcomes have their own range (``NUM_CHANCE`` = 16)::
+
+    0..15     the card dealt or turned up is kind k            "card Bruce leader"
+
+(Records saved before chance outcomes got their own range wrote 240 + k.)
 """
 
 from __future__ import annotations
@@ -17,8 +24,9 @@ BETRAY0 = 42
 FILL0 = BETRAY0 + 8 * CELLS
 PASS = FILL0 + CELLS
 REVEAL0 = PASS + 1
-CARD0 = REVEAL0 + 8
-NUM_ACTIONS = CARD0 + NUM_KINDS
+NUM_ACTIONS = REVEAL0 + 8
+CARD0 = 0  # chance outcomes: kind k is outcome k
+NUM_CHANCE = NUM_KINDS
 
 _CLAN_BY_NAME = {c.lower(): i for i, c in enumerate(CLANS)}
 _DIRS = ("left", "right")
@@ -44,7 +52,17 @@ def card(kind: int) -> int:
     return CARD0 + kind
 
 
+def card_str(outcome: int) -> str:
+    """Returns the notation of a chance outcome ("card Bruce leader")."""
+    if 0 <= outcome < NUM_CHANCE:
+        return f"card {card_name(outcome)}"
+    raise ValueError(f"no King's Kilt chance outcome {outcome}")
+
+
 def to_str(action: int) -> str:
+    """Returns the notation of a player action."""
+    if action < 0:
+        raise ValueError(f"no King's Kilt action {action}")
     if action < BETRAY0:
         return f"ascend {cell_name(action // 2)} {_DIRS[action % 2]}"
     if action < FILL0:
@@ -54,15 +72,16 @@ def to_str(action: int) -> str:
         return f"fill from {cell_name(action - FILL0)}"
     if action == PASS:
         return "pass"
-    if action < CARD0:
-        return f"reveal {CLANS[action - REVEAL0]}"
     if action < NUM_ACTIONS:
-        return f"card {card_name(action - CARD0)}"
+        return f"reveal {CLANS[action - REVEAL0]}"
     raise ValueError(f"no King's Kilt action {action}")
 
 
 def parse(text: str) -> int | None:
-    """Returns the action named by ``text`` (legal or not), or None if it is not notation."""
+    """Returns the player action or chance outcome named by ``text`` (legal or not), or None.
+
+    Only "card ..." names a chance outcome (``is_card_text`` tells which).
+    """
     words = text.strip().lower().split()
     if not words:
         return None
@@ -86,3 +105,8 @@ def parse(text: str) -> int | None:
         if len(rest) == 2 and rest[1] == "leader":
             return card(_CLAN_BY_NAME[rest[0]] + 8)
     return None
+
+
+def is_card_text(text: str) -> bool:
+    """Returns True when ``text`` is chance notation ("card ...")."""
+    return text.strip().lower().startswith("card ")

@@ -14,7 +14,7 @@ from .data import CELLS, HEIGHT, NUM_CLANS, ROW
 from .state import FILL, PLAY, REVEAL, State
 
 if TYPE_CHECKING:
-    from .rules import KingsKilt
+    from .game import KingsKilt
 
 # Value of a clan's card by row (King, Guardians, Noblemen, then the commoners, who
 # may still rise). The scoring rows carry the points; lower rows a little promise.

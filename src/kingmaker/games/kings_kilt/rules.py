@@ -1,7 +1,9 @@
-"""King's Kilt rules.
+"""King's Kilt rules, as functions of the game (its options) and a state.
 
 Rulebook: ``shared/rulebooks/kings-kilt.txt`` (sections quoted in the tests).
-Rulings: ``docs/rulings/kings-kilt.md`` (KK-1 ... ).
+Rulings: ``docs/rulings/kings-kilt.md`` (KK-1 ... ). The ``Game`` class that
+composes these functions is in ``game.py``; this module depends only on
+``state``, ``actions`` and ``data``.
 
 Turn structure as a chain of nodes::
 
@@ -17,12 +19,10 @@ Turn structure as a chain of nodes::
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ...core.api import CHANCE, TERMINAL, Game, Option
-from ...core.errors import InvalidStateError
-from ...core.registry import register
+from ...core.api import CHANCE, TERMINAL, node_name
+from ...core.errors import IllegalActionError, InvalidActionError, InvalidStateError
 from . import actions as A
 from .data import (
     ASCEND,
@@ -32,7 +32,6 @@ from .data import (
     FAMILY_CARDS,
     GUARDIAN_CELLS,
     GUARDIAN_POINTS,
-    INFLUENCE_CARDS,
     KING_POINTS,
     LEADERS_PER_CLAN,
     MEMBERS_PER_CLAN,
@@ -56,463 +55,477 @@ from .state import (
     State,
 )
 
-
-@register
-class KingsKilt(Game):
-    """King's Kilt: clans climb a pyramid of cards; betray, crown a King, score your family."""
-
-    id = "kings-kilt"
-    name = "King's Kilt"
-    min_players = 2
-    max_players = 4
-    has_chance = True
-    perfect_information = False
-    zero_sum = False
-    constant_sum = 1.0
-    min_return = 0.0
-    max_return = 1.0
-    rulebook = "kings-kilt.txt"
-    summary = "Scottish clans climb a pyramid of cards; score the clans of your secret family."
-    options = (
-        Option(
-            "family_deal",
-            "rulebook",
-            ("rulebook", "one-per-clan"),
-            "rulebook: three members of distinct clans from the whole deck; one-per-clan: "
-            "family cards from a pile holding one member of each clan (later printing)",
-        ),
+if TYPE_CHECKING:
+    from .game import KingsKilt
+# ---- set-up ----------------------------------------------------------------
+def new_initial_state(game: KingsKilt) -> State:
+    n = game.num_players
+    unseen = tuple([MEMBERS_PER_CLAN] * NUM_CLANS + [LEADERS_PER_CLAN] * NUM_CLANS)
+    return State(
+        phase=SETUP_FAMILY,
+        deal=0,
+        pyramid=(-1,) * CELLS,
+        top=-1,
+        unseen=unseen,
+        pile_n=sum(unseen),
+        discards=(0,) * NUM_CLANS,
+        removed=(0,) * NUM_KINDS,
+        family=((),) * n,
+        revealed=(0,) * n,
+        hands=((0,) * NUM_CLANS,) * n,
+        current=0,
+        vacuum=-1,
+        crowned=0,
+        noblemen=-1,
+        guardians=-1,
+        pending=(),
+        passed=0,
     )
-    State = State
-    conformance_hidden_every = 2
-    # Rivals decide in the search from their own views (their own families), not the
-    # public one: at 3 players normal then won 14 of 30 games against two heuristic
-    # bots where the public keying won 5 (docs/agents.md).
-    search_hints = {"opponents": "own"}
 
-    def __init__(self, players: int, **options: Any) -> None:
-        super().__init__(players, **options)
-        self.hand_size = INFLUENCE_CARDS[players]
-        self.one_per_clan = self.option_values["family_deal"] == "one-per-clan"
 
-    def max_game_length(self) -> int:
-        # Set-up: 3n family + <=5n influence + 6 base + 1 top card. Before the crowning
-        # every ascent raises the pyramid's total height (at most 35) and each of the
-        # at most 20 betrayals lowers it by at most 5, so there are at most 135
-        # ascents; an ascent or a betrayal takes at most 1 + 5 fills + 1 card turned
-        # up. Add family reveals (3n) and passes (n).
-        n = self.num_players
-        return 9 * n + 7 + (135 + 20) * 7 + 4 * n
+# ---- whose turn ------------------------------------------------------------
+def current_player(game: KingsKilt, s: State) -> int:
+    phase = s.phase
+    if phase <= SETUP_ROW:
+        return CHANCE
+    if phase == END:
+        return TERMINAL
+    if s.top < 0 and s.pile_n > 0:
+        return CHANCE
+    if phase == REVEAL:
+        return s.pending[0]
+    return s.current
 
-    # ---- set-up ---------------------------------------------------------------
-    def new_initial_state(self) -> State:
-        n = self.num_players
-        unseen = tuple([MEMBERS_PER_CLAN] * NUM_CLANS + [LEADERS_PER_CLAN] * NUM_CLANS)
-        return State(
-            phase=SETUP_FAMILY,
-            deal=0,
-            pyramid=(-1,) * CELLS,
-            top=-1,
-            unseen=unseen,
-            pile_n=sum(unseen),
-            discards=(0,) * NUM_CLANS,
-            removed=(0,) * NUM_KINDS,
-            family=((),) * n,
-            revealed=(0,) * n,
-            hands=((0,) * NUM_CLANS,) * n,
-            current=0,
-            vacuum=-1,
-            crowned=0,
-            noblemen=-1,
-            guardians=-1,
-            pending=(),
-            passed=0,
-        )
 
-    # ---- whose turn -------------------------------------------------------------
-    def current_player(self, s: State) -> int:
-        phase = s.phase
-        if phase <= SETUP_ROW:
-            return CHANCE
-        if phase == END:
-            return TERMINAL
-        if s.top < 0 and s.pile_n > 0:
-            return CHANCE
-        if phase == REVEAL:
-            return s.pending[0]
-        return s.current
+# ---- chance ----------------------------------------------------------------
+def chance_outcomes(game: KingsKilt, s: State) -> list[tuple[int, float]]:
+    """Returns ``[(kind, probability), ...]``: the card dealt or turned up next."""
+    cp = current_player(game, s)
+    if cp != CHANCE:
+        raise IllegalActionError(f"{game.name}: chance_outcomes called at a {node_name(cp)} node")
+    u = s.unseen
+    if s.phase == SETUP_FAMILY:
+        p = s.deal % game.num_players
+        if game.one_per_clan and s.deal < 2 * game.num_players:
+            # Variant: the first two family cards each come from a pile of one member per clan.
+            dealt = {k for f in s.family for k in f}
+            kinds = [k for k in range(NUM_CLANS) if k not in dealt]
+            return [(A.CARD0 + k, 1.0 / len(kinds)) for k in kinds]
+        kinds = [k for k in range(NUM_CLANS) if u[k] and k not in s.family[p]]
+    elif s.phase == SETUP_INFLUENCE:
+        kinds = [k for k in range(NUM_CLANS) if u[k]]
+    else:
+        # Draw pile: the leaders lie on top of the members (set-up), so they come first.
+        kinds = [k for k in range(NUM_CLANS, NUM_KINDS) if u[k]] or [k for k in range(NUM_CLANS) if u[k]]
+    total = sum(u[k] for k in kinds)
+    return [(A.CARD0 + k, u[k] / total) for k in kinds]
 
-    # ---- chance -----------------------------------------------------------------
-    def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
-        if self.current_player(s) != CHANCE:
-            return super().chance_outcomes(s)
-        u = s.unseen
-        if s.phase == SETUP_FAMILY:
-            p = s.deal % self.num_players
-            if self.one_per_clan and s.deal < 2 * self.num_players:
-                # Variant: the first two family cards each come from a pile of one member per clan.
-                dealt = {k for f in s.family for k in f}
-                kinds = [k for k in range(NUM_CLANS) if k not in dealt]
-                return [(A.CARD0 + k, 1.0 / len(kinds)) for k in kinds]
-            kinds = [k for k in range(NUM_CLANS) if u[k] and k not in s.family[p]]
-        elif s.phase == SETUP_INFLUENCE:
-            kinds = [k for k in range(NUM_CLANS) if u[k]]
-        else:
-            # Draw pile: the leaders lie on top of the members (set-up), so they come first.
-            kinds = [k for k in range(NUM_CLANS, NUM_KINDS) if u[k]] or [k for k in range(NUM_CLANS) if u[k]]
-        total = sum(u[k] for k in kinds)
-        return [(A.CARD0 + k, u[k] / total) for k in kinds]
 
-    # ---- legal actions ----------------------------------------------------------
-    def legal_actions(self, s: State, player: int | None = None) -> list[int]:
-        cp = self.current_player(s)
-        if cp < 0:
-            return [a for a, _ in self.chance_outcomes(s)] if cp == CHANCE and player is None else []
-        if player is not None and player != cp:
-            return []
-        phase = s.phase
-        if phase == PLAY:
-            return self._play_actions(s, cp)
-        if phase == FILL:
-            return [A.FILL0 + c for c in BELOW[s.vacuum]]
-        # REVEAL: any family card still face down.
-        rev = s.revealed[cp]
-        return [A.REVEAL0 + k for k in s.family[cp] if not rev >> k & 1]
+def _offered(game: KingsKilt, s: State, kind: int) -> bool:
+    """Returns True when ``kind`` is one of ``chance_outcomes(s)`` (the same test, cheaper)."""
+    if not 0 <= kind < NUM_KINDS or not s.unseen[kind]:
+        return False
+    if s.phase == SETUP_FAMILY:
+        if kind >= NUM_CLANS:
+            return False
+        if game.one_per_clan and s.deal < 2 * game.num_players:
+            return all(kind not in f for f in s.family)
+        return kind not in s.family[s.deal % game.num_players]
+    if s.phase == SETUP_INFLUENCE:
+        return kind < NUM_CLANS
+    return kind >= NUM_CLANS or not any(s.unseen[NUM_CLANS:])
 
-    def _play_actions(self, s: State, p: int) -> list[int]:
-        pyr = s.pyramid
-        out: list[int] = []
-        if not s.crowned:
-            for i in range(1, CELLS):
-                if pyr[i] >= 0:
-                    b = i * 2
-                    dest, sup = ASCEND[b]
-                    if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
-                        out.append(b)
-                    dest, sup = ASCEND[b + 1]
-                    if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
-                        out.append(b + 1)
-        hand = s.hands[p]
-        if any(hand):
-            # One pass over the pyramid: the cells each clan neighbours, and the occupied cells.
-            near = [0] * NUM_CLANS
-            occupied = 0
-            for i in range(CELLS):
-                k = pyr[i]
-                if k >= 0:
-                    occupied |= 1 << i
-                    near[k & 7] |= NEIGHBOUR_MASK[i]
-            king = pyr[0] & 7 if pyr[0] >= 0 else -1
-            for k in range(NUM_CLANS):
-                if hand[k]:
-                    mask = occupied if k == king else near[k] & occupied
-                    base = A.BETRAY0 + k * CELLS
-                    t = 0
-                    while mask:
-                        if mask & 1:
-                            out.append(base + t)
-                        mask >>= 1
-                        t += 1
-        if s.crowned or not out:
-            out.append(A.PASS)
-        return out
 
-    def explain_illegal(self, s: State, action: int, player: int) -> str:
-        if s.phase == PLAY:
-            if action < A.BETRAY0:
-                if s.crowned:
-                    return "once a King is crowned, cards no longer ascend (only betrayal or passing)"
-                dest, sup = ASCEND[action]
-                if s.pyramid[action // 2] < 0:
-                    return "there is no card in that cell"
-                if dest < 0:
-                    return "a card cannot ascend off the side of the pyramid"
-                if s.pyramid[dest] >= 0:
-                    return "the space it would ascend into is not empty"
-                return "a card ascends only towards a neighbouring card (that side is empty)"
-            if action < A.FILL0:
-                k = (action - A.BETRAY0) // CELLS
-                if not s.hands[player][k]:
-                    return "you hold no influence card of that clan"
-                return "no card of that clan neighbours the target (and it is not the King's clan), or the target is empty"
-            if action == A.PASS:
-                return "passing is allowed only once a King is crowned"
-            return "it is time to ascend, betray or pass"
-        if s.phase == FILL:
-            return f"the vacuum at {cell_name(s.vacuum)} is filled from one of the two cards beneath it"
-        if s.phase == REVEAL:
-            return "you must turn one of your face-down family cards face up"
-        return "it is not one of the legal moves now"
+# ---- legal actions ---------------------------------------------------------
+def legal_actions(game: KingsKilt, s: State, player: int | None = None) -> list[int]:
+    cp = current_player(game, s)
+    if cp < 0:
+        return [a for a, _ in chance_outcomes(game, s)] if cp == CHANCE and player is None else []
+    if player is not None and player != cp:
+        return []
+    phase = s.phase
+    if phase == PLAY:
+        return _play_actions(game, s, cp)
+    if phase == FILL:
+        return [A.FILL0 + c for c in BELOW[s.vacuum]]
+    # REVEAL: any family card still face down.
+    rev = s.revealed[cp]
+    return [A.REVEAL0 + k for k in s.family[cp] if not rev >> k & 1]
 
-    # ---- apply ------------------------------------------------------------------
-    def apply(self, s: State, action: int, player: int | None = None) -> State:
-        phase = s.phase
-        if phase <= SETUP_ROW or (s.top < 0 and s.pile_n > 0 and phase != END):
-            return self._apply_chance(s, action - A.CARD0)
-        pyr = list(s.pyramid)
-        cur = s.current
-        hands = s.hands
-        discards = s.discards
-        removed = s.removed
-        unseen = s.unseen
-        pile_n = s.pile_n
-        revealed = s.revealed
-        pending = s.pending
-        passed = s.passed
-        crowned = s.crowned
-        noblemen = s.noblemen
-        guardians = s.guardians
-        vacuum = -1
-        if phase == PLAY:
-            if action < A.BETRAY0:
-                src = action >> 1
-                dest = ASCEND[action][0]
-                pyr[dest] = pyr[src]
-                pyr[src] = -1
-                vacuum = src
-                row = ROW[dest]
-                if row == 0:
-                    crowned = 1
-                elif row == 2 and noblemen < 0:
-                    noblemen = cur
-                    pending = self._reward(s, cur, guardian=False)
-                elif row == 1 and guardians < 0:
-                    guardians = cur
-                    pending = self._reward(s, cur, guardian=True)
-            elif action < A.FILL0:
-                k, t = divmod(action - A.BETRAY0, CELLS)
-                h = list(hands[cur])
-                h[k] -= 1
-                hands = hands[:cur] + (tuple(h),) + hands[cur + 1 :]
-                d = list(discards)
-                d[k] += 1
-                discards = tuple(d)
-                r = list(removed)
-                r[pyr[t]] += 1
-                removed = tuple(r)
-                pyr[t] = -1
-                vacuum = t
-            else:  # pass
-                passed |= 1 << cur
-            phase = FILL if vacuum >= 0 else AFTER
-        elif phase == FILL:
-            src = action - A.FILL0
-            pyr[s.vacuum] = pyr[src]
+
+def _play_actions(game: KingsKilt, s: State, p: int) -> list[int]:
+    pyr = s.pyramid
+    out: list[int] = []
+    if not s.crowned:
+        for i in range(1, CELLS):
+            if pyr[i] >= 0:
+                b = i * 2
+                dest, sup = ASCEND[b]
+                if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
+                    out.append(b)
+                dest, sup = ASCEND[b + 1]
+                if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
+                    out.append(b + 1)
+    hand = s.hands[p]
+    if any(hand):
+        # One pass over the pyramid: the cells each clan neighbours, and the occupied cells.
+        near = [0] * NUM_CLANS
+        occupied = 0
+        for i in range(CELLS):
+            k = pyr[i]
+            if k >= 0:
+                occupied |= 1 << i
+                near[k & 7] |= NEIGHBOUR_MASK[i]
+        king = pyr[0] & 7 if pyr[0] >= 0 else -1
+        for k in range(NUM_CLANS):
+            if hand[k]:
+                mask = occupied if k == king else near[k] & occupied
+                base = A.BETRAY0 + k * CELLS
+                t = 0
+                while mask:
+                    if mask & 1:
+                        out.append(base + t)
+                    mask >>= 1
+                    t += 1
+    if s.crowned or not out:
+        out.append(A.PASS)
+    return out
+
+
+def explain_illegal(game: KingsKilt, s: State, action: int, player: int) -> str:
+    if s.phase == PLAY:
+        if action < A.BETRAY0:
+            if s.crowned:
+                return "once a King is crowned, cards no longer ascend (only betrayal or passing)"
+            dest, sup = ASCEND[action]
+            if s.pyramid[action // 2] < 0:
+                return "there is no card in that cell"
+            if dest < 0:
+                return "a card cannot ascend off the side of the pyramid"
+            if s.pyramid[dest] >= 0:
+                return "the space it would ascend into is not empty"
+            return "a card ascends only towards a neighbouring card (that side is empty)"
+        if action < A.FILL0:
+            k = (action - A.BETRAY0) // CELLS
+            if not s.hands[player][k]:
+                return "you hold no influence card of that clan"
+            return "no card of that clan neighbours the target (and it is not the King's clan), or the target is empty"
+        if action == A.PASS:
+            return "passing is allowed only once a King is crowned"
+        return "it is time to ascend, betray or pass"
+    if s.phase == FILL:
+        return f"the vacuum at {cell_name(s.vacuum)} is filled from one of the two cards beneath it"
+    if s.phase == REVEAL:
+        return "you must turn one of your face-down family cards face up"
+    return "it is not one of the legal moves now"
+
+
+# ---- apply -----------------------------------------------------------------
+def apply(game: KingsKilt, s: State, action: int, player: int | None = None) -> State:
+    """Returns the state after ``action`` (unchecked for legality; InvalidActionError out of range)."""
+    phase = s.phase
+    if phase <= SETUP_ROW or (s.top < 0 and s.pile_n > 0 and phase != END):
+        if type(action) is not int or not _offered(game, s, action):
+            raise InvalidActionError(f"{action!r} is not a chance outcome offered here", text=repr(action)[:40])
+        return _apply_chance(game, s, action)
+    if type(action) is not int or not 0 <= action < A.NUM_ACTIONS:
+        raise InvalidActionError(f"action {action!r} is outside 0..{A.NUM_ACTIONS - 1}", text=repr(action)[:40])
+    pyr = list(s.pyramid)
+    cur = s.current
+    hands = s.hands
+    discards = s.discards
+    removed = s.removed
+    unseen = s.unseen
+    pile_n = s.pile_n
+    revealed = s.revealed
+    pending = s.pending
+    passed = s.passed
+    crowned = s.crowned
+    noblemen = s.noblemen
+    guardians = s.guardians
+    vacuum = -1
+    if phase == PLAY:
+        if action < A.BETRAY0:
+            src = action >> 1
+            dest = ASCEND[action][0]
+            pyr[dest] = pyr[src]
             pyr[src] = -1
             vacuum = src
-        else:  # REVEAL
-            who = pending[0]
-            revealed = revealed[:who] + (revealed[who] | 1 << (action - A.REVEAL0),) + revealed[who + 1 :]
-            pending = pending[1:]
-            phase = AFTER
-        top = s.top
-        # The vacuum chain: a lone card beneath moves up by itself; two wait for a choice.
-        while phase == FILL:
-            below = BELOW[vacuum]
-            if below:
-                a, b = below
-                if pyr[a] >= 0 and pyr[b] >= 0:
-                    break
-                src = a if pyr[a] >= 0 else b if pyr[b] >= 0 else -1
-                if src < 0:  # nothing beneath (only when the cards ran out): leave a hole
-                    vacuum = -1
-                    phase = AFTER
-                    break
-                pyr[vacuum] = pyr[src]
-                pyr[src] = -1
-                vacuum = src
-                continue
-            if top < 0 and pile_n == 0 and sum(discards):
-                unseen, pile_n, discards = _reshuffle(unseen, discards)
-            if top >= 0:
-                pyr[vacuum] = top
-                top = -1
+            row = ROW[dest]
+            if row == 0:
+                crowned = 1
+            elif row == 2 and noblemen < 0:
+                noblemen = cur
+                pending = _reward(game, s, cur, guardian=False)
+            elif row == 1 and guardians < 0:
+                guardians = cur
+                pending = _reward(game, s, cur, guardian=True)
+        elif action < A.FILL0:
+            k, t = divmod(action - A.BETRAY0, CELLS)
+            h = list(hands[cur])
+            h[k] -= 1
+            hands = hands[:cur] + (tuple(h),) + hands[cur + 1 :]
+            d = list(discards)
+            d[k] += 1
+            discards = tuple(d)
+            r = list(removed)
+            r[pyr[t]] += 1
+            removed = tuple(r)
+            pyr[t] = -1
+            vacuum = t
+        else:  # pass
+            passed |= 1 << cur
+        phase = FILL if vacuum >= 0 else AFTER
+    elif phase == FILL:
+        src = action - A.FILL0
+        pyr[s.vacuum] = pyr[src]
+        pyr[src] = -1
+        vacuum = src
+    else:  # REVEAL
+        who = pending[0]
+        revealed = revealed[:who] + (revealed[who] | 1 << (action - A.REVEAL0),) + revealed[who + 1 :]
+        pending = pending[1:]
+        phase = AFTER
+    top = s.top
+    # The vacuum chain: a lone card beneath moves up by itself; two wait for a choice.
+    while phase == FILL:
+        below = BELOW[vacuum]
+        if below:
+            a, b = below
+            if pyr[a] >= 0 and pyr[b] >= 0:
+                break
+            src = a if pyr[a] >= 0 else b if pyr[b] >= 0 else -1
+            if src < 0:  # nothing beneath (only when the cards ran out): leave a hole
                 vacuum = -1
                 phase = AFTER
-            elif pile_n > 0:
-                break  # the top card must be turned up first (a chance node)
-            else:
-                vacuum = -1
-                phase = AFTER
-        if phase == AFTER:
-            if top < 0 and pile_n == 0 and sum(discards):
-                unseen, pile_n, discards = _reshuffle(unseen, discards)
-            if pending:
-                phase = REVEAL
-            else:
-                cur, phase = self._next_player(cur, passed)
-        return State(
-            phase,
-            s.deal,
-            tuple(pyr),
-            top,
-            unseen,
-            pile_n,
-            discards,
-            removed,
-            s.family,
-            revealed,
-            hands,
-            cur,
-            vacuum,
-            crowned,
-            noblemen,
-            guardians,
-            pending,
-            passed,
-        )
-
-    def _next_player(self, cur: int, passed: int) -> tuple[int, int]:
-        n = self.num_players
-        for step in range(1, n + 1):
-            q = (cur + step) % n
-            if not passed >> q & 1:
-                return q, PLAY
-        return cur, END
-
-    def _reward(self, s: State, winner: int, guardian: bool) -> tuple[int, ...]:
-        """Returns the reveals the reward forces: each opponent turns one family card up;
-        the 2-player Guardians side makes the opponent turn up all but one."""
-        n = self.num_players
-        out: list[int] = []
-        for step in range(1, n):
-            q = (winner + step) % n
-            hidden = len(s.family[q]) - bin(s.revealed[q]).count("1")
-            times = hidden - 1 if (guardian and n == 2) else min(hidden, 1)
-            out.extend([q] * max(times, 0))
-        return s.pending + tuple(out)
-
-    def _apply_chance(self, s: State, kind: int) -> State:
-        n = self.num_players
-        u = list(s.unseen)
-        u[kind] -= 1
-        phase, deal = s.phase, s.deal + 1
-        if phase == SETUP_FAMILY:
-            p = s.deal % n
-            fam = s.family[:p] + (tuple(sorted(s.family[p] + (kind,))),) + s.family[p + 1 :]
-            if deal == FAMILY_CARDS * n:
-                phase, deal = SETUP_INFLUENCE, 0
-            return State(phase, deal, s.pyramid, -1, tuple(u), sum(u), s.discards, s.removed, fam,
-                         s.revealed, s.hands, s.current, -1, 0, -1, -1, (), 0)
-        if phase == SETUP_INFLUENCE:
-            p = s.deal % n
-            h = list(s.hands[p])
-            h[kind] += 1
-            hands = s.hands[:p] + (tuple(h),) + s.hands[p + 1 :]
-            if deal == self.hand_size * n:
-                phase, deal = SETUP_ROW, 0
-            return State(phase, deal, s.pyramid, -1, tuple(u), s.pile_n - 1, s.discards, s.removed,
-                         s.family, s.revealed, hands, s.current, -1, 0, -1, -1, (), 0)
-        if phase == SETUP_ROW:
-            pyr = list(s.pyramid)
-            pyr[BOTTOM[s.deal]] = kind
-            if deal == len(BOTTOM):
-                phase, deal = PLAY, 0
-            return State(phase, deal, tuple(pyr), -1, tuple(u), s.pile_n - 1, s.discards, s.removed,
-                         s.family, s.revealed, s.hands, s.current, -1, 0, -1, -1, (), 0)
-        # The draw pile's new top card is turned up; a waiting base-row vacuum takes it.
-        s2 = State(phase, s.deal, s.pyramid, kind, tuple(u), s.pile_n - 1, s.discards, s.removed,
-                   s.family, s.revealed, s.hands, s.current, s.vacuum, s.crowned, s.noblemen,
-                   s.guardians, s.pending, s.passed)
-        if phase == FILL and BELOW[s.vacuum] == ():
-            pyr = list(s.pyramid)
-            pyr[s.vacuum] = kind
-            after = State(AFTER, s.deal, tuple(pyr), -1, tuple(u), s.pile_n - 1, s.discards,
-                          s.removed, s.family, s.revealed, s.hands, s.current, -1, s.crowned,
-                          s.noblemen, s.guardians, s.pending, s.passed)
-            return self._finish(after)
-        return s2
-
-    def _finish(self, s: State) -> State:
-        """Hands an AFTER state on: reshuffle if needed, reveals, or the next player."""
-        unseen, pile_n, discards = s.unseen, s.pile_n, s.discards
-        if s.top < 0 and pile_n == 0 and sum(discards):
+                break
+            pyr[vacuum] = pyr[src]
+            pyr[src] = -1
+            vacuum = src
+            continue
+        if top < 0 and pile_n == 0 and sum(discards):
             unseen, pile_n, discards = _reshuffle(unseen, discards)
-        if s.pending:
-            cur, phase = s.current, REVEAL
+        if top >= 0:
+            pyr[vacuum] = top
+            top = -1
+            vacuum = -1
+            phase = AFTER
+        elif pile_n > 0:
+            break  # the top card must be turned up first (a chance node)
         else:
-            cur, phase = self._next_player(s.current, s.passed)
-        return State(phase, s.deal, s.pyramid, s.top, unseen, pile_n, discards, s.removed, s.family,
-                     s.revealed, s.hands, cur, -1, s.crowned, s.noblemen, s.guardians, s.pending,
-                     s.passed)
+            vacuum = -1
+            phase = AFTER
+    if phase == AFTER:
+        if top < 0 and pile_n == 0 and sum(discards):
+            unseen, pile_n, discards = _reshuffle(unseen, discards)
+        if pending:
+            phase = REVEAL
+        else:
+            cur, phase = _next_player(game, cur, passed)
+    return State(
+        phase,
+        s.deal,
+        tuple(pyr),
+        top,
+        unseen,
+        pile_n,
+        discards,
+        removed,
+        s.family,
+        revealed,
+        hands,
+        cur,
+        vacuum,
+        crowned,
+        noblemen,
+        guardians,
+        pending,
+        passed,
+    )
 
-    # ---- the end ------------------------------------------------------------------
-    def scores(self, s: State) -> tuple[int, ...]:
-        """Returns each player's points: King 3, each Guardian 2, each Nobleman 1 per family match."""
-        return tuple(score_family(s.pyramid, fam) for fam in s.family)
 
-    def returns(self, s: State) -> tuple[float, ...]:
-        if s.phase != END:
-            return (0.0,) * self.num_players
-        winners = self.winners(s)
-        share = 1.0 / len(winners)
-        return tuple(share if p in winners else 0.0 for p in range(self.num_players))
+def _next_player(game: KingsKilt, cur: int, passed: int) -> tuple[int, int]:
+    n = game.num_players
+    for step in range(1, n + 1):
+        q = (cur + step) % n
+        if not passed >> q & 1:
+            return q, PLAY
+    return cur, END
 
-    def winners(self, s: State) -> tuple[int, ...]:
-        """Returns the players who share the throne: most points, then most influence cards left."""
-        keys = [(sc, sum(h)) for sc, h in zip(self.scores(s), s.hands)]
-        best = max(keys)
-        return tuple(p for p, k in enumerate(keys) if k == best)
 
-    # ---- information ------------------------------------------------------------
-    def view(self, s: State, player: int | None) -> dict:
-        from .view import view
+def _reward(game: KingsKilt, s: State, winner: int, guardian: bool) -> tuple[int, ...]:
+    """Returns the reveals the reward forces: each opponent turns one family card up;
+    the 2-player Guardians side makes the opponent turn up all but one."""
+    n = game.num_players
+    out: list[int] = []
+    for step in range(1, n):
+        q = (winner + step) % n
+        hidden = len(s.family[q]) - bin(s.revealed[q]).count("1")
+        times = hidden - 1 if (guardian and n == 2) else min(hidden, 1)
+        out.extend([q] * max(times, 0))
+    return s.pending + tuple(out)
 
-        return view(self, s, player)
 
-    def sample_hidden(self, s: State, player: int | None, rng: random.Random) -> State:
-        from .view import sample_hidden
+def _apply_chance(game: KingsKilt, s: State, kind: int) -> State:
+    n = game.num_players
+    u = list(s.unseen)
+    u[kind] -= 1
+    phase, deal = s.phase, s.deal + 1
+    if phase == SETUP_FAMILY:
+        p = s.deal % n
+        fam = s.family[:p] + (tuple(sorted(s.family[p] + (kind,))),) + s.family[p + 1 :]
+        if deal == FAMILY_CARDS * n:
+            phase, deal = SETUP_INFLUENCE, 0
+        return State(phase, deal, s.pyramid, -1, tuple(u), sum(u), s.discards, s.removed, fam,
+                     s.revealed, s.hands, s.current, -1, 0, -1, -1, (), 0)
+    if phase == SETUP_INFLUENCE:
+        p = s.deal % n
+        h = list(s.hands[p])
+        h[kind] += 1
+        hands = s.hands[:p] + (tuple(h),) + s.hands[p + 1 :]
+        if deal == game.hand_size * n:
+            phase, deal = SETUP_ROW, 0
+        return State(phase, deal, s.pyramid, -1, tuple(u), s.pile_n - 1, s.discards, s.removed,
+                     s.family, s.revealed, hands, s.current, -1, 0, -1, -1, (), 0)
+    if phase == SETUP_ROW:
+        pyr = list(s.pyramid)
+        pyr[BOTTOM[s.deal]] = kind
+        if deal == len(BOTTOM):
+            phase, deal = PLAY, 0
+        return State(phase, deal, tuple(pyr), -1, tuple(u), s.pile_n - 1, s.discards, s.removed,
+                     s.family, s.revealed, s.hands, s.current, -1, 0, -1, -1, (), 0)
+    # The draw pile's new top card is turned up; a waiting base-row vacuum takes it.
+    s2 = State(phase, s.deal, s.pyramid, kind, tuple(u), s.pile_n - 1, s.discards, s.removed,
+               s.family, s.revealed, s.hands, s.current, s.vacuum, s.crowned, s.noblemen,
+               s.guardians, s.pending, s.passed)
+    if phase == FILL and BELOW[s.vacuum] == ():
+        pyr = list(s.pyramid)
+        pyr[s.vacuum] = kind
+        after = State(AFTER, s.deal, tuple(pyr), -1, tuple(u), s.pile_n - 1, s.discards,
+                      s.removed, s.family, s.revealed, s.hands, s.current, -1, s.crowned,
+                      s.noblemen, s.guardians, s.pending, s.passed)
+        return _finish(game, after)
+    return s2
 
-        return sample_hidden(self, s, player, rng)
 
-    def observe_action(self, s: State, action: int, player: int | None, observer: int | None) -> str | None:
-        from .view import observe_action
+def _finish(game: KingsKilt, s: State) -> State:
+    """Hands an AFTER state on: reshuffle if needed, reveals, or the next player."""
+    unseen, pile_n, discards = s.unseen, s.pile_n, s.discards
+    if s.top < 0 and pile_n == 0 and sum(discards):
+        unseen, pile_n, discards = _reshuffle(unseen, discards)
+    if s.pending:
+        cur, phase = s.current, REVEAL
+    else:
+        cur, phase = _next_player(game, s.current, s.passed)
+    return State(phase, s.deal, s.pyramid, s.top, unseen, pile_n, discards, s.removed, s.family,
+                 s.revealed, s.hands, cur, -1, s.crowned, s.noblemen, s.guardians, s.pending,
+                 s.passed)
 
-        return observe_action(self, s, action, player, observer)
 
-    # ---- notation ---------------------------------------------------------------
-    def action_to_str(self, s: State, action: int) -> str:
-        return A.to_str(action)
+# ---- the end ---------------------------------------------------------------
+def scores(s: State) -> tuple[int, ...]:
+    """Returns each player's points: King 3, each Guardian 2, each Nobleman 1 per family match."""
+    return tuple(score_family(s.pyramid, fam) for fam in s.family)
 
-    def parse_action(self, s: State, text: str, player: int | None = None) -> int:
-        action = A.parse(text)
-        if action is None:
-            return super().parse_action(s, text, player)
-        return action
 
-    # ---- bots ---------------------------------------------------------------------
-    def heuristic_action(self, s: State, player: int, rng: random.Random) -> int:
-        from .bot import heuristic_action
+def returns(game: KingsKilt, s: State) -> tuple[float, ...]:
+    """Returns 1 to a sole winner, 1/k to each of k sharing the throne, 0 to the others (KK-15)."""
+    if s.phase != END:
+        return (0.0,) * game.num_players
+    won = winners(s)
+    share = 1.0 / len(won)
+    return tuple(share if p in won else 0.0 for p in range(game.num_players))
 
-        return heuristic_action(self, s, player, rng)
 
-    # ---- checks -------------------------------------------------------------------
-    def validate_state(self, s: State) -> None:
-        n = self.num_players
-        if len(s.pyramid) != CELLS or len(s.unseen) != NUM_KINDS or len(s.discards) != NUM_CLANS:
-            raise InvalidStateError("wrong table sizes: pyramid 21 cells, 16 unseen counts, 8 discard counts")
-        if len(s.family) != n or len(s.hands) != n or len(s.revealed) != n:
-            raise InvalidStateError(f"family, hands and revealed need one entry per player ({n})")
-        if not 0 <= s.current < n or s.phase not in (SETUP_FAMILY, SETUP_INFLUENCE, SETUP_ROW, PLAY, FILL, REVEAL, END):
-            raise InvalidStateError("current player or phase out of range")
-        counts = [0] * NUM_KINDS
-        for k in s.pyramid:
-            if k >= 0:
-                counts[k] += 1
-        if s.top >= 0:
-            counts[s.top] += 1
-        for k in range(NUM_KINDS):
-            counts[k] += s.unseen[k] + s.removed[k]
-        for k in range(NUM_CLANS):
-            counts[k] += s.discards[k] + sum(h[k] for h in s.hands) + sum(1 for f in s.family if k in f)
-        want = [MEMBERS_PER_CLAN] * NUM_CLANS + [LEADERS_PER_CLAN] * NUM_CLANS
-        if counts != want:
-            raise InvalidStateError(f"the cards do not add up: counts by kind {counts}, expected {want}")
-        if s.pile_n != sum(s.unseen):
-            raise InvalidStateError("pile_n must equal the number of unseen cards")
-        for f in s.family:
-            if len(set(f)) != len(f) or list(f) != sorted(f) or len(f) > FAMILY_CARDS:
-                raise InvalidStateError("a family holds at most 3 cards of distinct clans, sorted")
+def winners(s: State) -> tuple[int, ...]:
+    """Returns the players who share the throne: most points, then most influence cards left."""
+    keys = [(sc, sum(h)) for sc, h in zip(scores(s), s.hands)]
+    best = max(keys)
+    return tuple(p for p, k in enumerate(keys) if k == best)
 
+
+FIGURES = ("score", "influence_left", "king_points", "guardian_points", "noble_points")
+
+
+def figures(s: State) -> dict[str, tuple[int, ...]]:
+    """Returns each seat's score, its parts by row, and its influence cards left."""
+    parts = [_score_parts(s.pyramid, fam) for fam in s.family]
+    return {
+        "score": tuple(sum(p) for p in parts),
+        "influence_left": tuple(sum(h) for h in s.hands),
+        "king_points": tuple(p[0] for p in parts),
+        "guardian_points": tuple(p[1] for p in parts),
+        "noble_points": tuple(p[2] for p in parts),
+    }
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _names(seats) -> str:
+    names = [f"player {p}" for p in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def outcome(s: State) -> dict:
+    """Returns the winners, a reason code and a sentence saying how the throne was won.
+
+    Reasons: ``most_points`` (a sole leader on points), ``tie_influence`` (a tie
+    on points broken by the most influence cards left), ``shared_throne``
+    (still tied: the throne is shared, KK-15).
+    """
+    pts = scores(s)
+    left = [sum(h) for h in s.hands]
+    won = list(winners(s))
+    best = pts[won[0]]
+    tied = [p for p, v in enumerate(pts) if v == best]
+    points = _plural(best, "point")
+    if len(tied) == 1:
+        return {"winners": won, "reason": "most_points", "text": f"player {won[0]} wins with {points}"}
+    cards = _plural(left[won[0]], "influence card")
+    if len(won) == 1:
+        return {
+            "winners": won,
+            "reason": "tie_influence",
+            "text": f"{_names(tied)} tie on {points}, broken by influence cards: "
+            f"player {won[0]} wins with {cards} left",
+        }
+    return {
+        "winners": won,
+        "reason": "shared_throne",
+        "text": f"{_names(tied)} tie on {points}; {_names(won)} also tie on {cards} left "
+        "and share the throne",
+    }
+
+
+# ---- checks ----------------------------------------------------------------
+def validate_state(game: KingsKilt, s: State) -> None:
+    n = game.num_players
+    if len(s.pyramid) != CELLS or len(s.unseen) != NUM_KINDS or len(s.discards) != NUM_CLANS:
+        raise InvalidStateError("wrong table sizes: pyramid 21 cells, 16 unseen counts, 8 discard counts")
+    if len(s.family) != n or len(s.hands) != n or len(s.revealed) != n:
+        raise InvalidStateError(f"family, hands and revealed need one entry per player ({n})")
+    if not 0 <= s.current < n or s.phase not in (SETUP_FAMILY, SETUP_INFLUENCE, SETUP_ROW, PLAY, FILL, REVEAL, END):
+        raise InvalidStateError("current player or phase out of range")
+    counts = [0] * NUM_KINDS
+    for k in s.pyramid:
+        if k >= 0:
+            counts[k] += 1
+    if s.top >= 0:
+        counts[s.top] += 1
+    for k in range(NUM_KINDS):
+        counts[k] += s.unseen[k] + s.removed[k]
+    for k in range(NUM_CLANS):
+        counts[k] += s.discards[k] + sum(h[k] for h in s.hands) + sum(1 for f in s.family if k in f)
+    want = [MEMBERS_PER_CLAN] * NUM_CLANS + [LEADERS_PER_CLAN] * NUM_CLANS
+    if counts != want:
+        raise InvalidStateError(f"the cards do not add up: counts by kind {counts}, expected {want}")
+    if s.pile_n != sum(s.unseen):
+        raise InvalidStateError("pile_n must equal the number of unseen cards")
+    for f in s.family:
+        if len(set(f)) != len(f) or list(f) != sorted(f) or len(f) > FAMILY_CARDS:
+            raise InvalidStateError("a family holds at most 3 cards of distinct clans, sorted")
 
 def _reshuffle(unseen: tuple[int, ...], discards: tuple[int, ...]) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
     """The discards become the new draw pile (rulebook: 'shuffle the discards')."""
@@ -524,14 +537,19 @@ def _reshuffle(unseen: tuple[int, ...], discards: tuple[int, ...]) -> tuple[tupl
 
 def score_family(pyramid: tuple[int, ...], family: tuple[int, ...]) -> int:
     """Returns the points of one family on a pyramid (rulebook, Determining the Winner)."""
-    total = 0
+    return sum(_score_parts(pyramid, family))
+
+
+def _score_parts(pyramid: tuple[int, ...], family: tuple[int, ...]) -> tuple[int, int, int]:
+    """Returns one family's points from the King, the Guardians and the Noblemen."""
+    king = guardians = nobles = 0
     for clan in family:
         if pyramid[0] >= 0 and pyramid[0] & 7 == clan:
-            total += KING_POINTS
+            king += KING_POINTS
         for c in GUARDIAN_CELLS:
             if pyramid[c] >= 0 and pyramid[c] & 7 == clan:
-                total += GUARDIAN_POINTS
+                guardians += GUARDIAN_POINTS
         for c in NOBLE_CELLS:
             if pyramid[c] >= 0 and pyramid[c] & 7 == clan:
-                total += NOBLEMAN_POINTS
-    return total
+                nobles += NOBLEMAN_POINTS
+    return king, guardians, nobles

@@ -3,7 +3,48 @@
 A player sees their own family and influence cards, the family cards others
 have turned face up, the pyramid, the draw pile's top card and size, the
 discards, and the counts of others' hands. At the end every family is shown
-("All players reveal the three family cards").
+("All players reveal the three family cards"). Once the discards have been
+shuffled into a new draw pile, everyone knows which cards that pile holds
+(they saw the discards), so the view shows its make-up (ruling KK-16).
+
+Observation tensor (``observation_tensor``), a flat list of floats; seats are
+relative to the observer (seat 0 is the observer, seat 1 the next player
+clockwise, ...), n = number of players::
+
+    offset           size  meaning
+    0                7     phase one-hot: deal family, deal influence, lay base
+                           row, play, fill vacuum, reveal family, end
+    7                1     1 when a card is dealt or turned up next (chance)
+    8                n     seat to move (all 0 at chance or at the end)
+    8+n              n     active player's seat (whose turn it is)
+    8+2n             189   pyramid: 21 cells (numbered as in data.py) x 9:
+                           clan one-hot (8, clans in data order) + leader flag
+    197+2n           9     draw pile's top card: clan one-hot + leader flag
+    206+2n           1     draw pile size / 64 (0 while the set-up hides it)
+    207+2n           1     1 when the draw pile's make-up is public (KK-16)
+    208+2n           8     that make-up: members per clan / 6
+    216+2n           8     discarded influence cards per clan / 6
+    224+2n           16    betrayed (removed) cards per kind: members / 6,
+                           then leaders / 2
+    240+2n           1     1 once a King is crowned
+    241+2n           21    power vacuum cell one-hot
+    262+2n           n     Noblemen reward's seat one-hot
+    262+3n           n     Guardians reward's seat one-hot
+    262+4n           n     family reveals each seat still owes / 3
+    262+5n           n     1 for each seat that has passed (out)
+    262+6n           n     influence cards held per seat / 5
+    262+7n           n     family cards held per seat / 3
+    262+8n           8n    family cards turned face up: seat-major, clan one-hot
+    262+16n          1     set-up deal counter / 24 (0 after the set-up)
+    263+16n          8     the observer's family clans (face up or down)
+    271+16n          8     the observer's influence cards per clan / 5
+    279+16n          8n    at the end: every seat's family, seat-major
+    279+24n          n     at the end: points per seat / 10
+    279+25n          n     at the end: 1 for each winner
+    279+26n                total (331 for 2 players, 357 for 3, 383 for 4)
+
+The information state string (``information_state_string``) joins the same
+fields, raw, from the state (not the view dict): cheap enough to key a search.
 """
 
 from __future__ import annotations
@@ -13,11 +54,36 @@ from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE
 from . import actions as A
-from .data import CELLS, CLANS, NUM_CLANS, ROW_NAMES, card_name, cell_name, clan_of, is_leader
-from .state import END, PHASE_NAMES, SETUP_FAMILY, SETUP_INFLUENCE, State
+from . import rules
+from .data import (
+    BELOW,
+    BOTTOM,
+    CELLS,
+    CLANS,
+    LEADERS_PER_CLAN,
+    MEMBERS_PER_CLAN,
+    NUM_CLANS,
+    ROW_NAMES,
+    TOTAL_CARDS,
+    card_name,
+    cell_name,
+    clan_of,
+    is_leader,
+)
+from .state import (
+    END,
+    FILL,
+    PHASE_NAMES,
+    PLAY,
+    REVEAL,
+    SETUP_FAMILY,
+    SETUP_INFLUENCE,
+    SETUP_ROW,
+    State,
+)
 
 if TYPE_CHECKING:
-    from .rules import KingsKilt
+    from .game import KingsKilt
 
 
 def _card(kind: int) -> dict | None:
@@ -45,7 +111,11 @@ def view(game: KingsKilt, s: State, player: int | None) -> dict:
         "pyramid": [_card(k) for k in s.pyramid],
         "cells": [cell_name(i) for i in range(CELLS)],
         "row_names": list(ROW_NAMES),
-        "draw_pile": {"top": _card(s.top), "size": s.pile_n + (s.top >= 0) if s.phase > SETUP_INFLUENCE else None},
+        "draw_pile": {
+            "top": _card(s.top),
+            "size": s.pile_n + (s.top >= 0) if s.phase > SETUP_INFLUENCE else None,
+            "known": {CLANS[k]: s.unseen[k] for k in range(NUM_CLANS) if s.unseen[k]} if pile_known(game, s) else None,
+        },
         "discards": {CLANS[k]: s.discards[k] for k in range(NUM_CLANS) if s.discards[k]},
         "removed": [card_name(k) for k in range(len(s.removed)) for _ in range(s.removed[k])],
         "crowned": bool(s.crowned),
@@ -63,11 +133,10 @@ def view(game: KingsKilt, s: State, player: int | None) -> dict:
         out["family"] = [{"clan": CLANS[k], "revealed": bool(s.revealed[player] >> k & 1)} for k in s.family[player]]
         out["influence"] = {CLANS[k]: c for k, c in enumerate(s.hands[player]) if c}
     if over:
-        scores = game.scores(s)
         out["families"] = [_clans(f) for f in s.family]
-        out["scores"] = list(scores)
-        out["winners"] = list(game.winners(s))
-        out["returns"] = list(game.returns(s))
+        out["scores"] = list(rules.scores(s))
+        out["winners"] = list(rules.winners(s))
+        out["returns"] = list(rules.returns(game, s))
     return out
 
 
@@ -83,7 +152,9 @@ def sample_hidden(game: KingsKilt, s: State, player: int | None, rng: random.Ran
         return s
     n = game.num_players
     others = [q for q in range(n) if q != player]
-    pool = list(s.unseen[:NUM_CLANS])
+    known = pile_known(game, s)
+    # A draw pile made of reshuffled discards is public (KK-16): it keeps its cards.
+    pool = [0] * NUM_CLANS if known else list(s.unseen[:NUM_CLANS])
     fam_fixed: dict[int, tuple[int, ...]] = {}
     fam_hidden: dict[int, int] = {}
     for q in others:
@@ -110,12 +181,28 @@ def sample_hidden(game: KingsKilt, s: State, player: int | None, rng: random.Ran
             pool[k] -= 1
         hands[q] = tuple(drawn)
     family = tuple(tuple(sorted(families[q])) if q in families else s.family[q] for q in range(n))
-    unseen = tuple(pool) + s.unseen[NUM_CLANS:]
+    unseen = s.unseen if known else tuple(pool) + s.unseen[NUM_CLANS:]
     return State(
         s.phase, s.deal, s.pyramid, s.top, unseen, s.pile_n, s.discards, s.removed, family,
         s.revealed, tuple(hands), s.current, s.vacuum, s.crowned, s.noblemen, s.guardians,
         s.pending, s.passed,
     )
+
+
+def pile_known(game: KingsKilt, s: State) -> bool:
+    """Returns True when the draw pile's make-up is public: it holds reshuffled discards (KK-16).
+
+    Influence cards leave a hand only by being discarded, and discards leave
+    only by being reshuffled into an empty draw pile; so the cards reshuffled
+    so far are the influence cards dealt less those held and those discarded.
+    """
+    if s.phase < PLAY:
+        return False
+    dealt = game.hand_size * game.num_players
+    held = 0
+    for h in s.hands:
+        held += sum(h)
+    return dealt - held - sum(s.discards) > 0
 
 
 def _draw(pool: list[int], rng: random.Random) -> int:
@@ -156,11 +243,103 @@ def observe_action(game: KingsKilt, s: State, action: int, player: int | None, o
     """Returns the log line ``observer`` sees: secret deals are shown only to their receiver."""
     if s.phase == SETUP_FAMILY or s.phase == SETUP_INFLUENCE:
         who = s.deal % game.num_players
-        what = "family" if s.phase == SETUP_FAMILY else "influence"
+        what = "a family" if s.phase == SETUP_FAMILY else "an influence"
         if observer == who:
-            return f"you are dealt {'an' if what[0] in 'aeiou' else 'a'} {what} card: {CLANS[clan_of(action - A.CARD0)]}"
-        return f"player {who} is dealt {'an' if what[0] in 'aeiou' else 'a'} {what} card"
+            return f"you are dealt {what} card: {CLANS[clan_of(action)]}"
+        return f"player {who} is dealt {what} card"
     if player is None or player < 0:
-        return f"{A.to_str(action)} (turned up)"
+        name = card_name(action)
+        if s.phase == SETUP_ROW:
+            return f"{name} is laid in the base row at {cell_name(BOTTOM[s.deal])}"
+        if s.phase == FILL and BELOW[s.vacuum] == ():
+            return f"{name} comes off the draw pile into the vacuum at {cell_name(s.vacuum)}"
+        return f"{name} is turned up on the draw pile"
     return f"player {player}: {A.to_str(action)}"
 
+
+# ---- research surface -----------------------------------------------------------
+
+
+def observation_size(n: int) -> int:
+    """Returns the length of the observation tensor for ``n`` players (see the table above)."""
+    return 279 + 26 * n
+
+
+_PHASE_SLOT = {SETUP_FAMILY: 0, SETUP_INFLUENCE: 1, SETUP_ROW: 2, PLAY: 3, FILL: 4, REVEAL: 5, END: 6}
+_CARD_VEC = tuple(
+    tuple(1.0 if c == (k & 7) else 0.0 for c in range(NUM_CLANS)) + (1.0 if k >= NUM_CLANS else 0.0,)
+    for k in range(2 * NUM_CLANS)
+)
+_NO_CARD = (0.0,) * 9
+
+
+def observation_tensor(game: KingsKilt, s: State, player: int) -> list[float]:
+    """Returns ``player``'s observation, laid out as in the module's table."""
+    n = game.num_players
+    seats = [(player + j) % n for j in range(n)]
+    cp = rules.current_player(game, s)
+    out = [0.0] * 7
+    out[_PHASE_SLOT[s.phase]] = 1.0
+    out.append(1.0 if cp == CHANCE else 0.0)
+    out.extend(1.0 if q == cp else 0.0 for q in seats)
+    out.extend(1.0 if q == s.current else 0.0 for q in seats)
+    for k in s.pyramid:
+        out.extend(_CARD_VEC[k] if k >= 0 else _NO_CARD)
+    out.extend(_CARD_VEC[s.top] if s.top >= 0 else _NO_CARD)
+    out.append((s.pile_n + (s.top >= 0)) / TOTAL_CARDS if s.phase > SETUP_INFLUENCE else 0.0)
+    if pile_known(game, s):
+        out.append(1.0)
+        out.extend(s.unseen[k] / MEMBERS_PER_CLAN for k in range(NUM_CLANS))
+    else:
+        out.extend((0.0,) * 9)
+    out.extend(d / MEMBERS_PER_CLAN for d in s.discards)
+    r = s.removed
+    out.extend(r[k] / MEMBERS_PER_CLAN for k in range(NUM_CLANS))
+    out.extend(r[k] / LEADERS_PER_CLAN for k in range(NUM_CLANS, 2 * NUM_CLANS))
+    out.append(float(s.crowned))
+    vac = [0.0] * CELLS
+    if s.vacuum >= 0:
+        vac[s.vacuum] = 1.0
+    out.extend(vac)
+    out.extend(1.0 if q == s.noblemen else 0.0 for q in seats)
+    out.extend(1.0 if q == s.guardians else 0.0 for q in seats)
+    out.extend(s.pending.count(q) / 3 for q in seats)
+    out.extend(float(s.passed >> q & 1) for q in seats)
+    out.extend(sum(s.hands[q]) / 5 for q in seats)
+    out.extend(len(s.family[q]) / 3 for q in seats)
+    for q in seats:
+        rev = s.revealed[q]
+        out.extend(float(rev >> c & 1) for c in range(NUM_CLANS))
+    out.append(s.deal / 24 if s.phase <= SETUP_ROW else 0.0)
+    fam = s.family[player]
+    out.extend(1.0 if c in fam else 0.0 for c in range(NUM_CLANS))
+    out.extend(c / 5 for c in s.hands[player])
+    if s.phase == END:
+        for q in seats:
+            out.extend(1.0 if c in s.family[q] else 0.0 for c in range(NUM_CLANS))
+        pts = rules.scores(s)
+        out.extend(pts[q] / 10 for q in seats)
+        won = rules.winners(s)
+        out.extend(1.0 if q in won else 0.0 for q in seats)
+    else:
+        out.extend((0.0,) * (10 * n))
+    return out
+
+
+def information_state_string(game: KingsKilt, s: State, player: int) -> str:
+    """Returns a canonical string of exactly what ``player``'s view holds.
+
+    Built from the state's fields that the view shows (raw ints and tuples), so
+    equal views give equal strings and different views different ones.
+    """
+    phase = s.phase
+    cp = rules.current_player(game, s)
+    pile = s.pile_n + (s.top >= 0) if phase > SETUP_INFLUENCE else -1
+    known = s.unseen[:NUM_CLANS] if pile_known(game, s) else ()
+    fams = s.family if phase == END else ()
+    return (
+        f"{player}|{phase}|{cp}|{s.current}|{s.pyramid}|{s.top}|{pile}|{known}|{s.discards}|{s.removed}|"
+        f"{s.crowned}|{s.vacuum}|{s.noblemen}|{s.guardians}|{s.pending}|{s.passed}|"
+        f"{tuple(sum(h) for h in s.hands)}|{tuple(len(f) for f in s.family)}|{s.revealed}|"
+        f"{s.deal if phase <= SETUP_ROW else -1}|{s.family[player]}|{s.hands[player]}|{fams}"
+    )
