@@ -1,0 +1,277 @@
+"""The balance lab (issue 15): studies reproduce, resume, merge, run alike on every backend, report.
+
+The studies are tiny (a few dozen King's Kilt games): these tests check the
+machinery, not the games' balance.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("pyarrow")
+
+import kingmaker  # noqa: E402
+from kingmaker.lab.backends import PoolBackend, SerialBackend  # noqa: E402
+from kingmaker.lab.cli import lab  # noqa: E402
+from kingmaker.lab.play import play_row  # noqa: E402
+from kingmaker.lab.runner import run_study  # noqa: E402
+from kingmaker.lab.store import Store, StoreError, merge_runs, read_rows  # noqa: E402
+from kingmaker.lab.study import cell_seed, load_study, parse_study  # noqa: E402
+
+STUDY = """
+title = "test"
+game = "kings-kilt"
+players = [2, 3]
+agents = ["heuristic", "random"]
+games = 12
+seed = 5
+chunk = 4
+[grid]
+family_deal = ["rulebook", "one-per-clan"]
+"""
+
+
+def _study(tmp_path: Path, text: str = STUDY, name: str = "s.toml"):
+    p = tmp_path / name
+    p.write_text(text)
+    return load_study(p)
+
+
+def _rows(out: Path) -> list[dict]:
+    table, _ = read_rows((out / "parts").glob("*.parquet"))
+    return [] if table is None else table.to_pylist()
+
+
+def test_a_study_reproduces_exactly_whatever_the_chunking(tmp_path):
+    study = _study(tmp_path)
+    run_study(study, tmp_path / "a", SerialBackend())
+    from dataclasses import replace
+
+    run_study(replace(study, chunk=5), tmp_path / "b", SerialBackend())
+    a, b = _rows(tmp_path / "a"), _rows(tmp_path / "b")
+    assert len(a) == 4 * 12 and a == b
+    # Any one game is reproducible from (study, cell, index) alone.
+    cell = study.cells()[3]
+    row = next(r for r in a if r["cell"] == 3 and r["index"] == 7)
+    game = kingmaker.make(study.game, players=cell.players, **cell.options)
+    again = play_row(game, 3, cell.key, 7, row["seats"], cell_seed(study.seed, cell, 7))
+    assert again == row
+    assert row["seats"] in (["heuristic", "random", "random"], ["random", "heuristic", "random"],
+                            ["random", "random", "heuristic"])
+
+
+def test_rows_hold_outcome_reason_figures_and_options(tmp_path):
+    study = _study(tmp_path)
+    run_study(study, tmp_path / "a", SerialBackend())
+    rows = _rows(tmp_path / "a")
+    game = kingmaker.make("kings-kilt", players=2)
+    for r in rows:
+        assert r["reason"] and len(r["returns"]) == r["players"] == len(r["seats"])
+        assert set(r["winners"]) <= set(range(r["players"]))
+        assert r["opt_family_deal"] in ("rulebook", "one-per-clan")
+        for name in game.info.figures:
+            assert len(r[f"fig_{name}"]) == r["players"]
+
+
+def test_rerunning_reuses_stored_games_and_more_games_adds_only_new_ones(tmp_path):
+    study = _study(tmp_path)
+    first = run_study(study, tmp_path / "a", SerialBackend())
+    assert first.played == 48
+    again = run_study(study, tmp_path / "a", SerialBackend())
+    assert again.played == 0 and again.stored == 48
+    more = run_study(study.with_games(15), tmp_path / "a", SerialBackend())
+    assert more.played == 4 * 3 and more.stored == 60
+    run_study(study.with_games(15), tmp_path / "whole", SerialBackend())
+    assert _rows(tmp_path / "a") == _rows(tmp_path / "whole")
+
+
+def test_a_results_directory_refuses_another_studys_games(tmp_path):
+    study = _study(tmp_path)
+    run_study(study, tmp_path / "a", SerialBackend())
+    with pytest.raises(StoreError, match="seed"):
+        run_study(study.with_games(seed=6), tmp_path / "a", SerialBackend())
+    assert len(_rows(tmp_path / "a")) == 48  # unchanged
+
+
+def test_resume_after_a_kill_gives_the_whole_run(tmp_path):
+    text = STUDY.replace("games = 12", "games = 400").replace("players = [2, 3]", "players = [2]")
+    path = tmp_path / "big.toml"
+    path.write_text(text)
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "kingmaker.cli", "lab", "run", str(path), "--out", str(out), "--jobs", "1",
+           "--quiet", "--flush-every", "0"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None:
+            if len(list((out / "parts").glob("*.parquet"))) >= 3:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    stored = len(_rows(out))
+    assert 0 < stored < 800
+    study = load_study(path)
+    res = run_study(study, out, SerialBackend())
+    assert res.played == 800 - stored
+    run_study(study, tmp_path / "whole", PoolBackend(2))
+    assert _rows(out) == _rows(tmp_path / "whole")
+
+
+def test_the_merge_of_two_partial_runs_equals_one_whole_run(tmp_path):
+    study = _study(tmp_path)
+    run_study(study, tmp_path / "one", SerialBackend(), part=(1, 2))
+    run_study(study, tmp_path / "two", SerialBackend(), part=(2, 2))
+    assert len(_rows(tmp_path / "one")) == len(_rows(tmp_path / "two")) == 24
+    res = merge_runs(tmp_path / "merged", [tmp_path / "one", tmp_path / "two"])
+    assert res == {"games": 48, "added": 48}
+    run_study(study, tmp_path / "whole", SerialBackend())
+    assert _rows(tmp_path / "merged") == _rows(tmp_path / "whole")
+    # Merging again adds nothing; the merged directory resumes like any other.
+    assert merge_runs(tmp_path / "merged", [tmp_path / "one"])["added"] == 0
+    assert run_study(study, tmp_path / "merged", SerialBackend()).played == 0
+
+
+def test_merge_refuses_runs_of_different_studies(tmp_path):
+    a = _study(tmp_path)
+    b = _study(tmp_path, STUDY.replace("seed = 5", "seed = 9"), "b.toml")
+    run_study(a, tmp_path / "a", SerialBackend())
+    run_study(b, tmp_path / "b", SerialBackend())
+    with pytest.raises(StoreError, match="different studies"):
+        merge_runs(tmp_path / "m", [tmp_path / "a", tmp_path / "b"])
+
+
+@pytest.mark.slow
+def test_the_local_pool_and_local_ray_give_identical_rows(tmp_path):
+    pytest.importorskip("ray")
+    from kingmaker.lab.backends import RayBackend
+
+    study = _study(tmp_path)
+    with PoolBackend(2) as pool:
+        run_study(study, tmp_path / "pool", pool)
+    with RayBackend(num_cpus=2) as ray_backend:
+        assert ray_backend.workers == 2
+        res = run_study(study, tmp_path / "ray", ray_backend)
+    assert res.played == 48
+    assert _rows(tmp_path / "pool") == _rows(tmp_path / "ray")
+
+
+def test_the_report_renders_with_every_plot(tmp_path):
+    study = _study(tmp_path)
+    run_study(study, tmp_path / "a", SerialBackend())
+    from kingmaker.lab.report import write_report
+
+    path, a = write_report(tmp_path / "a", tmp_path / "rep" / "kk.md")
+    text = path.read_text()
+    expected = {"seats", "agents", "option", "length", "reasons"}
+    if kingmaker.make("kings-kilt", players=2).info.figures:
+        expected |= {"figures", "decides"}
+    assert set(a["plots"]) == expected
+    for name in expected:
+        png = tmp_path / "rep" / f"kk-{name}.png"
+        assert png.read_bytes()[:4] == b"\x89PNG"
+        assert f"(kk-{name}.png)" in text
+    assert "Seat win rates" in text and "Variants compared" in text and "heuristic win rate" in text
+    html_path, _ = write_report(tmp_path / "a", tmp_path / "rep" / "kk.html")
+    assert "<img src='kk-seats.png'" in html_path.read_text()
+
+
+def test_a_cooperative_report_shows_the_team_and_loss_reasons(tmp_path):
+    study = parse_study({"game": "gangs-of-green-city", "players": [2], "games": 4, "seed": 1,
+                         "grid": {"escalations": [4, 6]}})
+    run_study(study, tmp_path / "g", SerialBackend())
+    from kingmaker.lab.report import write_report
+
+    path, a = write_report(tmp_path / "g", tmp_path / "g" / "r.md")
+    assert a["cooperative"] and all("team" in c for c in a["cells"])
+    assert "Team win rate and loss reasons" in path.read_text()
+    assert (tmp_path / "g" / "r-seats.png").exists() and (tmp_path / "g" / "r-reasons.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("players = [2]", "game"),
+        ('game = "chess"', "game"),
+        ('game = "kings-kilt"\ngird = {family_deal = ["rulebook"]}', "gird"),
+        ('game = "kings-kilt"\nplayers = [2, 7]', "players"),
+        ('game = "kings-kilt"\nagents = ["genius"]', "agents"),
+        ('game = "kings-kilt"\nagents = ["heuristic", "random", "random"]\nplayers = [2]', "agents"),
+        ('game = "kings-kilt"\ngames = 0', "games"),
+        ('game = "kings-kilt"\ngames = "many"', "games"),
+        ('game = "kings-kilt"\nseed = 1.5', "seed"),
+        ('game = "kings-kilt"\nfast = "yes"', "fast"),
+        ('game = "kings-kilt"\n[grid]\nfamily_deal = ["rulebook", "by-lottery"]', "grid.family_deal"),
+        ('game = "kings-kilt"\n[grid]\nguards = [6, 8]', "grid.guards"),
+        ('game = "kings-kilt"\n[grid]\nfamily_deal = []', "grid.family_deal"),
+        ('game = "kings-kilt"\n[options]\nfamily_deal = 3', "options.family_deal"),
+        ('game = "kings-kilt"\n[options]\nfamily_deal = "rulebook"\n[grid]\nfamily_deal = ["rulebook"]',
+         "grid.family_deal"),
+    ],
+)
+def test_bad_study_files_name_the_field(tmp_path, text, field):
+    from kingmaker.core.errors import GameError
+    from kingmaker.lab.study import StudyError
+
+    p = tmp_path / "bad.toml"
+    p.write_text(text)
+    with pytest.raises(StudyError) as err:
+        load_study(p)
+    assert err.value.field == field
+    assert f"field '{field}'" in str(err.value) and str(p) in str(err.value)
+    assert isinstance(err.value, GameError) and err.value.code == "study/invalid"
+
+
+def test_a_file_that_is_not_toml_says_so(tmp_path):
+    from kingmaker.lab.study import StudyError
+
+    p = tmp_path / "bad.toml"
+    p.write_text("game = kings-kilt\n")
+    with pytest.raises(StudyError, match="not valid TOML"):
+        load_study(p)
+
+
+def test_the_cli_runs_shows_reports_and_names_bad_fields(tmp_path):
+    study_path = tmp_path / "s.toml"
+    study_path.write_text(STUDY)
+    runner = CliRunner()
+    res = runner.invoke(lab, ["show", str(study_path)])
+    assert res.exit_code == 0 and "cell 3: players=3 family_deal=one-per-clan" in res.output
+    out = tmp_path / "out"
+    res = runner.invoke(lab, ["run", str(study_path), "--out", str(out), "--jobs", "1", "--quiet", "--games", "3"])
+    assert res.exit_code == 0, res.output
+    assert "played 12 games" in res.output
+    res = runner.invoke(lab, ["run", "--game", "kings-kilt", "--players", "2", "--grid", "family_deal=rulebook,x",
+                              "--jobs", "1", "--out", str(tmp_path / "o2")])
+    assert res.exit_code != 0 and "grid.family_deal" in res.output
+    res = runner.invoke(lab, ["report", str(out), "--no-plots"])
+    assert res.exit_code == 0 and (out / "report.md").exists()
+    (tmp_path / "bad.toml").write_text('game = "kings-kilt"\nplayers = 9\n')
+    res = runner.invoke(lab, ["run", str(tmp_path / "bad.toml")])
+    assert res.exit_code != 0 and "field 'players'" in res.output
+
+
+def test_the_main_cli_lists_the_lab_lazily():
+    from kingmaker.cli import main
+
+    res = CliRunner().invoke(main, ["--help"])
+    assert res.exit_code == 0 and "lab" in res.output
+
+
+def test_store_keeps_each_game_once_after_an_interrupted_compaction(tmp_path):
+    study = _study(tmp_path)
+    run_study(study, tmp_path / "a", SerialBackend())
+    store = Store(tmp_path / "a", study)
+    rows = _rows(tmp_path / "a")
+    store.append(rows[:10], 0.0)  # a copy left behind, as by a kill mid-compaction
+    assert _rows(tmp_path / "a") == rows
