@@ -9,7 +9,7 @@ import pytest
 
 import kingmaker
 from kingmaker.conformance import check_game
-from kingmaker.games.kingpin.balance import play
+from kingmaker.lab.play import play_row
 
 
 def test_conformance_board_b_200_games():
@@ -84,8 +84,8 @@ def test_heuristic_beats_random_in_a_clear_majority():
         game = kingmaker.make("kingpin")
         seat = i % 2
         kinds = ("heuristic", "random") if seat == 0 else ("random", "heuristic")
-        winner, _, _ = play(game, kinds, 1000 + i)
-        wins += winner == seat
+        row = play_row(game, 0, "vs-random", i, kinds, 1000 + i)
+        wins += row["winners"] == [seat]
     assert wins >= 32
 
 
