@@ -327,8 +327,8 @@ class Game:
         """
         return self.views.observation_tensor(self, s, player)
 
-    def information_state_string(self, s: Any, player: int) -> str:
-        """Returns a canonical string of all that ``player`` may know in ``s``.
+    def information_state_string(self, s: Any, player: int | None) -> str:
+        """Returns a canonical string of all that ``player`` may know in ``s`` (None: a spectator).
 
         Equal views give equal strings, and different views different strings,
         so search libraries may key information sets on it. The default is the

@@ -412,12 +412,17 @@ def _check_views(game: Game, s: Any, step: int, every: int, seed: int, report: G
             if (views[p] == views[q]) != (infos[p] == infos[q]):
                 _fail(f"information_state_string of players {p} and {q} disagree with their views "
                       "(equal views must give equal strings, different views different ones)", game, step, s)
+    try:
+        infos[None] = game.information_state_string(s, None)
+    except Exception as e:  # noqa: BLE001 - reported as the failure
+        _fail(f"information_state_string(s, None) raised {type(e).__name__}: {e}; the contract (docs/contract.md): "
+              "player None is the spectator, whose string is a function of view(s, None)", game, step, s)
     prev = report.last_infos
-    for p in range(n):
+    for p in [*range(n), None]:
         if p in prev and (prev[p][0] == views[p]) != (prev[p][1] == infos[p]):
             _fail(f"information_state_string of player {p} changed while the view did not, or the reverse",
                   game, step, s)
-    report.last_infos = {p: (views[p], infos[p]) for p in range(n)}
+    report.last_infos = {p: (views[p], infos[p]) for p in [*range(n), None]}
     if game.info.perfect_information:
         return
     acting = game.acting_players(s)
