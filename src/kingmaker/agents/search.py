@@ -7,7 +7,8 @@ The agent is given an ``Observation`` and nothing else. Each iteration:
    reads the true state's hidden parts.
 2. **Select**: walk down the game from that state. At a decision node the
    acting player ``p`` looks up the node of *its own* information set, keyed
-   by ``game.view(s, p)``, and picks an action by ISUCT (UCB1 where the
+   by ``game.information_state_string(s, p)`` (a cheap canonical string of
+   its view; no view is built inside the search), and picks an action by ISUCT (UCB1 where the
    exploration term counts how often each action was *available*, because
    different determinisations allow different actions). Every player thus
    decides on what it may know in the simulated game (multiple-observer
@@ -326,7 +327,8 @@ class ISMCTSAgent:
         own = cfg.opponents == "own"
         # One table for every player's information sets: key -> {action: [visits, total, available]}.
         table: dict[Any, dict[int, list]] = {}
-        root_key = (me, repr(obs.view))
+        info_key = game.information_state_string
+        root_key = (me, info_key(obs.sample(random.Random(0)), me))
         root = table[root_key] = {a: [0, 0.0, 0] for a in legal}
 
         limit = cfg.iterations
@@ -373,7 +375,7 @@ class ISMCTSAgent:
                             acts = [a for a in game.legal_actions(s, p) if a in legal_set] or legal
                             first = False
                         else:
-                            key = (p, repr(game.view(s, p if p == me or own else None)))
+                            key = (p, info_key(s, p if p == me or own else None))
                             node = table.get(key)
                             acts = game.legal_actions(s, p)
                             if node is None:
