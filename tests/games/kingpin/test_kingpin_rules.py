@@ -416,3 +416,50 @@ def test_checked_games_driven_by_hypothesis():
         play_checked_game(game, HypothesisChooser(data), hidden_every=5, illegal_every=5)
 
     run()
+
+
+class TestOutcome:
+    def test_every_win_reason_has_a_sentence_naming_the_winner(self):
+        """Winning the Game: leave the board past the enemy's area, three on No Man's Land,
+        liquidate every enemy; KP-R7 no action; KP-R8 out of actions. outcome() names each."""
+        s = G.play(G.position({"c5": "Vasili N", "a5": "Yamada S"}, mafias=RY), "exit c5")
+        assert G.outcome(s) == {"winners": [0], "reason": "exit", "text": (
+            "player 0 wins: Vasili left the board past player 1's area of influence "
+            "(the enemy kingpin is liquidated)")}
+        s = G.position({"a3": "Vasili N", "b3": "Grigori N", "c2": "Michail N", "d5": "Yamada S"}, mafias=RY)
+        s = G.play(s, "move c2 N")
+        assert G.outcome(s) == {"winners": [0], "reason": "no_mans_land",
+                                "text": "player 0 wins: 3 gangsters on No Man's Land and none of player 1's"}
+        s = G.position({"b2": "Vasili N", "b3": "Yoichi S"}, mafias=RY, hands=((), ()), decks=((), ()))
+        s = G.play(s, "shoot b2 N")
+        assert G.outcome(s)["reason"] == "liquidation"
+        assert G.outcome(s)["text"] == "player 0 wins: every gangster of player 1 is liquidated"
+        s = G.play(G.position({"b2": "Vasili N", "d5": "Yamada S"}, mafias=RY, track=(1, 1)), "turn b2 E")
+        assert G.outcome(s) == {"winners": [1], "reason": "out_of_actions", "text": (
+            "player 1 wins: player 0 ran out of actions (the action token went below 1)")}
+        assert G.figures(s) == {"gangsters_alive": (8, 8), "no_mans_land": (0, 0), "actions_left": (0, 1)}
+        assert G.view(s, None)["outcome"] == G.outcome(s)["text"]
+
+    def test_dawn_names_the_tie_break_that_decided(self):
+        """KP-R9: at dawn more gangsters alive wins, then more on No Man's Land, then the player
+        who did not take the last action; outcome() says which ("1 gangster", singular)."""
+        g = kingmaker.make("kingpin", long_night=True)
+        none = dict(hands=((), ()), decks=((), ()), track=(1, 1), mafias=RY)
+        s = g.play(g.position({"b2": "Vasili N", "a2": "Grigori N", "d5": "Yamada S"}, **none), "turn b2 E")
+        assert g.outcome(s) == {"winners": [0], "reason": "dawn_alive",
+                                "text": "player 0 wins at dawn: 2 gangsters alive against 1"}
+        s = g.play(g.position({"b2": "Vasili N", "a3": "Yamada S"}, **none), "turn b2 E")
+        assert g.outcome(s) == {"winners": [1], "reason": "dawn_no_mans_land", "text": (
+            "player 1 wins at dawn: 1 gangster alive each, broken by No Man's Land: 1 tile there against 0")}
+        s = g.play(g.position({"b2": "Vasili N", "d5": "Yamada S"}, **none), "turn b2 E")
+        assert g.outcome(s) == {"winners": [1], "reason": "dawn_last_action", "text": (
+            "player 1 wins at dawn: 1 gangster alive and 0 tiles on No Man's Land each, broken by the "
+            "last action of the night: player 0 took it")}
+        line = g.observe_action(g.position({"b2": "Vasili N", "d5": "Yamada S"}, **none), g.parse_action(s, "turn b2 E"), 0, 1)
+        assert line == "player 0: turn b2 E; " + g.outcome(s)["text"]
+
+    def test_long_night_help_says_when_dawn_comes_and_how_it_is_scored(self):
+        """Optional Rules, A Very Long Night; KP-R9: the option's help gives dawn and its scoring."""
+        doc = next(o.doc for o in G.options if o.name == "long_night")
+        assert "dawn after 100 movement actions each" in doc
+        assert "more gangsters alive wins, then the one with more tiles on No Man's Land" in doc

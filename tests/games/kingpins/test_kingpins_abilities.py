@@ -126,7 +126,8 @@ def test_ability_ruling_kp9_a_last_bookie_still_makes_the_next_player_draw_then_
     s = position(g, ["M5", "D4"], {"N": "V6"})
     s = play(g, s, "M5 on N")
     assert s.phase == COLLECT and g.current_player(s) == CHANCE and s.hands[0] == 0
-    assert g.observe_action(s, A.card(k("B9")), None, 0) == "player 1 draws a card (Collect)"
+    assert g.observe_action(s, A.card(k("B9")), None, 0) == (
+        "player 1 draws a card (Collect); round 1 ends: player 0 0 points, player 1 13 points")
     s = deal(g, s, "B9")
     assert s.phase == DEAL and s.history == ((0, 4 + 9),)  # the drawn card counts at round end
     assert codes(s.last_hands[1]) == ["B9", "D4"]
@@ -238,3 +239,14 @@ def test_ability_collect_card_is_seen_only_by_its_receiver():
     assert g.observe_action(s, a, None, 1) == "you draw Brennan Fixer (black 8) (Collect)"
     for observer in (0, 2, None):
         assert g.observe_action(s, a, None, observer) == "player 1 draws a card (Collect)"
+
+
+def test_log_names_the_ability_and_the_round_end_scores():
+    """Issue 12, the terminal tells the story: a play whose ability acts names it, and the
+    action that ends a round gives the round's scores ("1 point", not "1 points")."""
+    g = make(2)
+    s = position(g, ["M5 D4", "V1"], {"N": "V6"})
+    assert g.observe_action(s, g.parse_action(s, "M5 on N"), 0, 1) == "player 0: M5 on N (Collect)"
+    s = position(g, ["M3", "V1"], {"N": "B4"})
+    line = g.observe_action(s, g.parse_action(s, "M3 on N"), 0, 1)
+    assert line == "player 0: M3 on N; round 1 ends: player 0 0 points, player 1 1 point"

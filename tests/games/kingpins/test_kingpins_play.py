@@ -183,7 +183,8 @@ def test_render_shows_the_scored_round_and_the_winner():
     s = position(g, ["M3", "V5"], {"N": "B4"}, round=4, history=((0, 1), (0, 1), (0, 1), (0, 1)))
     s = play(g, s, "M3 on N")
     text = render(g.view(s, 1))
-    assert "Round 5 scored" in text and "V5 -> 5" in text and "Winner(s): player 0" in text
+    assert "Round 5 scored" in text and "V5 -> 5 points" in text
+    assert "Player 0 wins with the lowest total, 0 points (player 1: 9 points)." in text
 
 
 # ---- the bot ---------------------------------------------------------------------------------

@@ -457,3 +457,30 @@ def test_errors_say_why_a_move_or_a_slip_under_is_illegal():
     s2 = play(g, s, "D12 to NE", "end turn")  # a draw is due: chance acts, not a player
     with pytest.raises(NotYourTurnError, match="waiting for a chance outcome"):
         g.play(s2, "end turn", 0)
+
+
+def test_game_end_outcome_names_the_winner_the_rule_and_the_tie_break():
+    """Game End: lowest total wins; "If there is a tie for lowest total score, the tied player
+    who won the most rounds is the winner" (KP-7); a tie on both is shared (KP-8). outcome()
+    names the rule that decided, with "1 point" and "1 round" in the singular."""
+    g = make(3)
+    history = ((0, 10, 20), (5, 0, 9), (3, 4, 0), (8, 2, 6))
+    s = play(g, position(g, ["M3", "V5", "D9"], {"N": "B4"}, round=4, history=history), "M3 on N")
+    o = g.outcome(s)
+    assert o == {"winners": [0], "reason": "lowest_total",
+                 "text": "player 0 wins with the lowest total, 16 points (player 1: 21 points, player 2: 44 points)"}
+    assert g.figures(s) == {"total": (16, 21, 44), "rounds_won": (2, 2, 1)}
+    g2 = make(2)
+    history = ((0, 6), (0, 4), (15, 0), (0, 10))
+    s = play(g2, position(g2, ["M3 D2", "V4"], {"N": "M5"}, round=4, history=history, current=1), "V4 on N")
+    assert g2.outcome(s) == {"winners": [0], "reason": "tie_rounds_won",
+                             "text": "tie on 20 points, broken by rounds won: player 0 wins with 3 rounds won "
+                                     "(player 1: 2)"}
+    history = ((0, 1), (1, 0), (0, 0), (0, 0))
+    s = play(g2, position(g2, ["M3", "V4"], {"N": "B4"}, round=4, history=history), "M3 on N")
+    assert s.totals == (1, 5) and g2.outcome(s)["text"].startswith("player 0 wins with the lowest total, 1 point")
+    history = ((0, 1), (1, 0), (0, 0), (4, 0))
+    s = play(g2, position(g2, ["M3", "V4"], {"N": "B4"}, round=4, history=history), "M3 on N")
+    assert s.totals == (5, 5)
+    assert g2.outcome(s) == {"winners": [0, 1], "reason": "shared",
+                             "text": "tie on 5 points and 3 rounds won: player 0 and player 1 share the win"}

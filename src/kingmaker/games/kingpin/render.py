@@ -48,8 +48,13 @@ def render(view: dict) -> str:
             label = f"{r + 1:>2} " if i == 1 else "   "
             lines.append(label + "|" + "|".join(cell[i] for cell in cells) + "|")
         lines.append(sep)
-    lines.append(f"Board {b['name']}: P pistol, C car, V vest, S support pen; letter = mafia, "
-                 "number = toughness, arrow = facing; @ sniper; * under a sniper's fire")
+    mafias = [p["mafia"] for p in view["players_info"] if p["mafia"]] + view["mafias_available"]
+    letters = ", ".join(f"{m['key'][:1].upper()} {m['name']}" for m in mafias)
+    lines.append(f"Board {b['name']}. Legend: P pistol, C car, V vest, S support pen (by side);")
+    lines.append(f"  letter = mafia ({letters}); number = toughness;")
+    lines.append("  arrow = facing (^ N, > E, v S, < W); @ sniper; * under enemy sniper fire;")
+    lines.append("  area N = player N's area of influence; exit ^/v = red triangle where")
+    lines.append("  the enemy's tiles leave the board; ~ NML ~ = No Man's Land.")
     fired = [f"{s['name']} ({', '.join(s['under_fire_by'])})" for s in squares if s["under_fire_by"]]
     if fired:
         lines.append("Sniper fire on: " + ", ".join(fired))
@@ -63,20 +68,23 @@ def render(view: dict) -> str:
         label = "actions left" if view["action_track"] else "actions before dawn"
         lines.append(f"{who}: {m['name']} ({m['color']}), {label}: {left}")
         if "face_up" in p:
-            ups = []
+            lines.append("  face up (T toughness, icons top/right/bottom/left, - none):"
+                         + ("" if p["face_up"] else " none"))
             for t in p["face_up"]:
                 pr = t["printed"]
                 icons = "/".join(pr[k]["icons"] or "-" for k in ("top", "right", "bottom", "left"))
-                ups.append(f"{t['short']} T{t['toughness']} [{icons}]" + (" sniper" if t["sniper"] else ""))
-            lines.append("  face up (top/right/bottom/left): " + ("; ".join(ups) or "none"))
-            lines.append(f"  face down: {p['face_down']['count']}; liquidated: "
-                         + (", ".join(p["liquidated"]) or "none"))
+                lines.append(f"    {t['short']} T{t['toughness']} [{icons}]" + (" sniper" if t["sniper"] else ""))
+            down = p["face_down"]
+            lines.append(f"  face down: {down['count']}" + (f" ({', '.join(down['tiles'])})" if down["tiles"] else "")
+                         + "; liquidated: " + (", ".join(p["liquidated"]) or "none"))
     if view["last_liquidated"]:
         lines.append("Last attack liquidated: " + ", ".join(view["last_liquidated"]))
     if view["mafias_available"] and view["phase"] == "choose mafia":
         lines.append("Mafias to choose from: " + ", ".join(m["name"] for m in view["mafias_available"]))
     if "winner" in view:
-        lines.append(f"Player {view['winner']} wins: {view['reason_text']}.")
+        text = view.get("outcome") or f"player {view['winner']} wins: {view['reason_text']}"
+        lines.append(text[:1].upper() + text[1:] + ".")
     elif view["to_move"] is not None:
-        lines.append(f"To move: {view['to_move']}")
+        who = view["to_move"]
+        lines.append("To move: " + (who if who == "chance" else f"player {who}"))
     return "\n".join(lines)

@@ -118,6 +118,7 @@ class Kingpin(Game):
         ),
     )
     State = State
+    figure_names = ("gangsters_alive", "no_mans_land", "actions_left")
     conformance_games = 200
     conformance_hidden_every = 1
     # The heuristic costs 1-2 ms a decision, so a rollout to the end is dear: the
@@ -632,6 +633,17 @@ class Kingpin(Game):
         from .view import explain_illegal
 
         return explain_illegal(self, s, action, player)
+
+    # ---- the story of the end ---------------------------------------------------
+    def outcome(self, s: State) -> dict:
+        from .view import outcome
+
+        return outcome(self, s)
+
+    def figures(self, s: State) -> dict[str, tuple[float, ...]]:
+        from .view import figures
+
+        return figures(self, s)
 
     # ---- information ----------------------------------------------------------------------
     def view(self, s: State, player: int | None) -> dict:

@@ -38,6 +38,82 @@ REASONS = {
 }
 
 
+# Short reason codes of outcome(s) (the lab's end reasons), by the state's reason.
+REASON_CODES = {
+    EXIT: "exit",
+    NO_MANS_LAND: "no_mans_land",
+    LIQUIDATION: "liquidation",
+    OUT_OF_ACTIONS: "out_of_actions",
+    STUCK: "no_action",
+    DAWN: "dawn",
+}
+
+
+def plural(n: int, word: str) -> str:
+    """Returns '1 gangster', '2 gangsters'."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def outcome(game: Kingpin, s: State) -> dict:
+    """Returns who won and why: ``{"winners": [w], "reason": code, "text": sentence}``.
+
+    Reason codes: exit, no_mans_land, liquidation, out_of_actions, no_action, and at dawn
+    (A Very Long Night, ruling KP-R9) dawn_alive, dawn_no_mans_land or dawn_last_action,
+    naming the tie-break that decided.
+    """
+    if s.phase != END:
+        return {"winners": [], "reason": "unfinished", "text": "the game is not over"}
+    w = s.winner
+    lo = 1 - w
+    code = REASON_CODES.get(s.reason, s.reason.replace("-", "_"))
+    if s.reason == EXIT:
+        who = game.t.tiles[s.exited].short if s.exited >= 0 else "a gangster"
+        text = (f"player {w} wins: {who} left the board past player {lo}'s area of influence "
+                "(the enemy kingpin is liquidated)")
+    elif s.reason == NO_MANS_LAND:
+        n = game.nml_counts(s.board, s.mafia)[w]
+        text = f"player {w} wins: {plural(n, 'gangster')} on No Man's Land and none of player {lo}'s"
+    elif s.reason == LIQUIDATION:
+        text = f"player {w} wins: every gangster of player {lo} is liquidated"
+    elif s.reason == OUT_OF_ACTIONS:
+        text = f"player {w} wins: player {lo} ran out of actions (the action token went below 1)"
+    elif s.reason == STUCK:
+        text = f"player {w} wins: player {lo} had no action to take"
+    elif s.reason == DAWN:
+        alive = game.alive(s.board, s.hand, s.deck, s.mafia)
+        nml = game.nml_counts(s.board, s.mafia)
+        if alive[w] != alive[lo]:
+            code = "dawn_alive"
+            text = f"player {w} wins at dawn: {plural(alive[w], 'gangster')} alive against {alive[lo]}"
+        elif nml[w] != nml[lo]:
+            code = "dawn_no_mans_land"
+            text = (f"player {w} wins at dawn: {plural(alive[w], 'gangster')} alive each, broken by "
+                    f"No Man's Land: {plural(nml[w], 'tile')} there against {nml[lo]}")
+        else:
+            code = "dawn_last_action"
+            text = (f"player {w} wins at dawn: {plural(alive[w], 'gangster')} alive and "
+                    f"{plural(nml[w], 'tile')} on No Man's Land each, broken by the last action of "
+                    f"the night: player {lo} took it")
+    else:  # pragma: no cover - every reason is named above
+        text = f"player {w} wins: {REASONS.get(s.reason, s.reason)}"
+    return {"winners": [w], "reason": code, "text": text}
+
+
+FIGURES = ("gangsters_alive", "no_mans_land", "actions_left")
+
+
+def figures(game: Kingpin, s: State) -> dict[str, tuple[float, ...]]:
+    """Returns per seat: gangsters alive (board, face up, face down), tiles on No Man's Land,
+    movement actions left on the track (before dawn with long_night)."""
+    if s.mafia[0] < 0 or s.mafia[1] < 0:
+        return {"gangsters_alive": (0, 0), "no_mans_land": (0, 0), "actions_left": tuple(s.track)}
+    return {
+        "gangsters_alive": tuple(game.alive(s.board, s.hand, s.deck, s.mafia)),
+        "no_mans_land": tuple(game.nml_counts(s.board, s.mafia)),
+        "actions_left": tuple(s.track),
+    }
+
+
 def mafia_info(game: Kingpin, m: int) -> dict:
     key = game.t.mafias[m]
     info = MAFIA_INFO.get(key, {"name": key, "color": "grey", "letter": key[:1].upper()})
@@ -150,6 +226,7 @@ def view(game: Kingpin, s: State, player: int | None) -> dict:
         out["winner"] = s.winner
         out["reason"] = s.reason
         out["reason_text"] = REASONS.get(s.reason, s.reason)
+        out["outcome"] = outcome(game, s)["text"]
         out["returns"] = list(game.returns(s))
         if s.exited >= 0:
             out["exited"] = tile_info(game, s.exited, None, s.winner)
@@ -167,7 +244,7 @@ def observe_action(game: Kingpin, s: State, action: int, player: int | None, obs
     if after.last_dead and action < game.codec.PLAY0 and action >= game.codec.SHOOT0:
         line += " (liquidated: " + ", ".join(game.t.tiles[x].short for x in after.last_dead) + ")"
     if after.phase == END:
-        line += f"; player {after.winner} wins: {REASONS.get(after.reason, after.reason)}"
+        line += f"; {outcome(game, after)['text']}"
     return line
 
 

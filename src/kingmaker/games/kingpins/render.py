@@ -13,6 +13,8 @@ their rank, Fr/Fb Femme Fatale, Hr/Hb Hideout; a * marks red.
 
 from __future__ import annotations
 
+import textwrap
+
 _GRID = (("NW", "N", "NE"), ("W", None, "E"), ("SW", "S", "SE"))
 _W = 22
 
@@ -30,6 +32,17 @@ def _cell(stack: dict) -> str:
     else:
         what = f"{_code(cards[0])}..{_code(cards[-1])} ({len(cards)})"
     return f"{stack['name']}: {what}"
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+LEGEND = (
+    "Cards: M Moretti, D Doyle (red), V Volkov, B Brennan (black) + rank,",
+    "  12 the kingpin; Fr/Fb Femme Fatale, Hr/Hb Hideout (red/black);",
+    "  * marks a red card; a stack shows bottom..top (number of cards).",
+)
 
 
 def _card_long(card: dict) -> str:
@@ -63,13 +76,14 @@ def render(view: dict) -> str:
             lines.append(f"  {st['name']:>2}: " + " ".join(_code(c) for c in st["cards"]))
     if view["discards"]:
         lines.append("Discards: " + " ".join(_code(c) for c in view["discards"]))
+    lines.extend(LEGEND)
     lines.append("")
     for q in range(view["players"]):
         tag = " (you)" if q == view["you"] else ""
         turn_mark = ">" if q == view["current"] and view["to_move"] is not None else " "
         lines.append(
-            f"{turn_mark} Player {q}{tag}: {view['hand_sizes'][q]} cards, total {view['totals'][q]}, "
-            f"rounds won {view['rounds_won'][q]}"
+            f"{turn_mark} Player {q}{tag}: {_n(view['hand_sizes'][q], 'card')}, total "
+            f"{_n(view['totals'][q], 'point')}, rounds won {view['rounds_won'][q]}"
         )
     if view["to_move"] is not None and view["phase"] == "play":
         notes = []
@@ -78,7 +92,8 @@ def render(view: dict) -> str:
         if view["no_draw"]:
             notes.append("draws no card this turn (All Clear)")
         if view["stockpile"] == 0:
-            notes.append(f"stockpile empty, {view['passes']} pass(es) in a row")
+            passes = view["passes"]
+            notes.append(f"stockpile empty, {passes} {'pass' if passes == 1 else 'passes'} in a row")
         if notes:
             lines.append("  (" + "; ".join(notes) + ")")
     if "hand" in view:
@@ -92,13 +107,17 @@ def render(view: dict) -> str:
         for q in range(view["players"]):
             held = " ".join(_code(c) for c in last["hands"][q]) or "-"
             won = " (round won)" if q in last["winners"] else ""
-            lines.append(f"  Player {q}: {held} -> {last['scores'][q]}{won}")
+            lines.append(f"  Player {q}: {held} -> {_n(last['scores'][q], 'point')}{won}")
     if "winners" in view:
         lines.append("")
-        lines.append("Final ranking: " + " | ".join(", ".join(f"player {p}" for p in g) for g in view["ranking"]))
-        lines.append("Winner(s): " + ", ".join(f"player {w}" for w in view["winners"]))
+        lines.append("Final ranking (lowest total first, then most rounds won):")
+        lines.append("  " + " | ".join(", ".join(f"player {p}" for p in g) for g in view["ranking"]))
+        if view.get("outcome"):
+            text = view["outcome"]
+            lines.extend(textwrap.wrap(text[:1].upper() + text[1:] + ".", 74, subsequent_indent="  "))
     if view["ability_rules"]:
         lines.append("")
         lines.append("Abilities:")
-        lines.extend(f"  {k}: {v}" for k, v in view["ability_rules"].items())
+        for k, v in view["ability_rules"].items():
+            lines.extend(textwrap.wrap(f"{k}: {v}", 74, initial_indent="  ", subsequent_indent="      "))
     return "\n".join(lines)

@@ -106,6 +106,7 @@ class Kingpins(Game):
         ),
     )
     State = State
+    figure_names = ("total", "rounds_won")
     conformance_games = 200
     # Rollouts stop when the round they are in is scored; the totals then say who is
     # likely to win (bot.standings_value), and the later deals are left to luck. So
@@ -423,6 +424,17 @@ class Kingpins(Game):
                 out[p] = pts
             place += len(group)
         return tuple(out)
+
+    # ---- the story of the end ---------------------------------------------------
+    def outcome(self, s: State) -> dict:
+        from .view import outcome
+
+        return outcome(self, s)
+
+    def figures(self, s: State) -> dict[str, tuple[float, ...]]:
+        from .view import figures
+
+        return figures(self, s)
 
     # ---- information ------------------------------------------------------------
     def view(self, s: State, player: int | None) -> dict:

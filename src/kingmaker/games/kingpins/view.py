@@ -12,11 +12,65 @@ from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE
 from . import actions as A
-from .data import ABILITIES, CORNERS, ROUNDS, STACK_NAMES, card_info, card_label, from_kinds, kinds
-from .state import COLLECT, DEAL, DRAW, END, PHASE_NAMES, PLAY, RUB_OUT, State
+from .data import (
+    ABILITIES,
+    ABILITY,
+    ABILITY_KEYS,
+    CORNERS,
+    NUM_KINDS,
+    ROUNDS,
+    STACK_NAMES,
+    card_info,
+    card_label,
+    from_kinds,
+    kinds,
+)
+from .state import COLLECT, DEAL, DRAW, END, PHASE_NAMES, PLAY, State
 
 if TYPE_CHECKING:
     from .rules import Kingpins
+
+
+def plural(n: int, word: str) -> str:
+    """Returns '1 point', '5 points'."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def outcome(game: Kingpins, s: State) -> dict:
+    """Returns who won and why (rulebook, Game End; rulings KP-7, KP-8).
+
+    Reason codes: ``lowest_total`` (one player has the lowest total), ``tie_rounds_won``
+    (a tie on the lowest total broken by the most rounds won), ``shared`` (a tie on both).
+    """
+    if s.phase != END:
+        return {"winners": [], "reason": "unfinished", "text": "the game is not over"}
+    n = game.num_players
+    won = game.rounds_won(s)
+    totals = s.totals
+    best = list(game.ranking(s)[0])
+    w = best[0]
+    tied = [p for p in range(n) if totals[p] == totals[w]]
+    if len(best) > 1:
+        names = " and ".join(f"player {p}" for p in best)
+        text = (f"tie on {plural(totals[w], 'point')} and {plural(won[w], 'round')} won: "
+                f"{names} share the win")
+        return {"winners": best, "reason": "shared", "text": text}
+    if len(tied) > 1:
+        others = ", ".join(f"player {p}: {won[p]}" for p in tied if p != w)
+        text = (f"tie on {plural(totals[w], 'point')}, broken by rounds won: player {w} wins with "
+                f"{plural(won[w], 'round')} won ({others})")
+        return {"winners": [w], "reason": "tie_rounds_won", "text": text}
+    others = ", ".join(f"player {p}: {plural(totals[p], 'point')}" for g in game.ranking(s)[1:] for p in g)
+    text = f"player {w} wins with the lowest total, {plural(totals[w], 'point')} ({others})"
+    return {"winners": [w], "reason": "lowest_total", "text": text}
+
+
+FIGURES = ("total", "rounds_won")
+
+
+def figures(game: Kingpins, s: State) -> dict[str, tuple[float, ...]]:
+    """Returns per seat the running total (lower is better) and the rounds won."""
+    return {"total": tuple(s.totals), "rounds_won": game.rounds_won(s)}
 
 
 def _cards(mask: int) -> list[dict]:
@@ -74,6 +128,7 @@ def view(game: Kingpins, s: State, player: int | None) -> dict:
         out["ranking"] = game.ranking(s)
         out["winners"] = list(game.winners(s))
         out["returns"] = list(game.returns(s))
+        out["outcome"] = outcome(game, s)["text"]
     return out
 
 
@@ -104,7 +159,12 @@ def sample_hidden(game: Kingpins, s: State, player: int | None, rng: random.Rand
 
 
 def observe_action(game: Kingpins, s: State, action: int, player: int | None, observer: int | None) -> str | None:
-    """Returns the log line ``observer`` sees: a card dealt or drawn is shown only to its receiver."""
+    """Returns the log line ``observer`` sees: a card dealt or drawn is shown only to its receiver.
+
+    A card with an ability acting when played names it ("M5 on N (Collect)"); an action that
+    ends a round adds the round's scores (the hands are shown to all then), and the last one
+    the game's outcome.
+    """
     n = game.num_players
     if s.phase in (DEAL, DRAW, COLLECT):
         k = action - A.DEAL0
@@ -116,14 +176,31 @@ def observe_action(game: Kingpins, s: State, action: int, player: int | None, ob
                 return f"you are dealt {card_label(k)}"
             return f"player {who} is dealt a card"
         who, why = (s.current, "") if s.phase == DRAW else ((s.current + 1) % n, " (Collect)")
-        if observer == who:
-            return f"you draw {card_label(k)}{why}"
-        return f"player {who} draws a card{why}"
-    text = A.to_str(action, s.stacks)
+        line = f"you draw {card_label(k)}{why}" if observer == who else f"player {who} draws a card{why}"
+        if s.phase == COLLECT and not s.hands[s.current]:
+            line += round_end_note(game, s, game.apply(s, action))
+        return line
     if s.phase == PLAY and action == A.END_TURN:
         if s.unseen and not s.no_draw:
             return f"player {player}: end turn (draws a card)"
-        return f"player {player}: end turn" + ("" if s.played else " (pass)")
-    if s.phase in (PLAY, RUB_OUT):
-        return f"player {player}: {text}"
-    return f"player {player}: {text}"  # pragma: no cover
+        line = f"player {player}: end turn" + ("" if s.played else " (pass)")
+    else:
+        line = f"player {player}: {A.to_str(action, s.stacks)}"
+        if s.phase == PLAY and action < A.MOVE0 and game.abilities:
+            k = action // 8 if action < A.UNDER0 else (action - A.UNDER0) % (NUM_KINDS * 8) // 8
+            ab = ABILITY[k]
+            if ab and ABILITIES[ABILITY_KEYS[ab]]["when"] == "play":
+                line += f" ({ABILITIES[ABILITY_KEYS[ab]]['name']})"
+    return line + round_end_note(game, s, game.apply(s, action, player))
+
+
+def round_end_note(game: Kingpins, s: State, after: State) -> str:
+    """Returns '; round 2 ends: ...' when ``after`` scored a round (and the outcome at the end)."""
+    if len(after.history) == len(s.history):
+        return ""
+    scores = after.history[-1]
+    out = f"; round {len(after.history)} ends: " + ", ".join(
+        f"player {p} {plural(v, 'point')}" for p, v in enumerate(scores))
+    if after.phase == END:
+        out += f"; game over: {outcome(game, after)['text']}"
+    return out
