@@ -13,6 +13,7 @@ from typing import Any
 
 from . import actions as A
 from .data import CAFE_B, CAFE_DRUGS, CAFE_RESPECT, CAFE_SHANKS, DRUG_B, GUARD_B, GYM_B, GYM_MAX
+from .recall import seen_by_all, shown
 from .state import (
     CELL,
     CHIPS,
@@ -198,9 +199,11 @@ def cafe(w: Work, p: int, a: int) -> None:
     if x < 3:
         m[M_SHANK + x] -= 1
         w.goods[g + SH + x] += 1
+        seen_by_all(w, p, x, len(w.cards))  # bought face up: everyone saw it
     elif x < 6:
         m[M_DRUG + x - 3] -= 1
         w.goods[g + DR + x - 3] += 1
+        seen_by_all(w, p, x, len(w.cards))
     elif x < 9:
         t = x - 6
         m[M_BUS + t] -= 1
@@ -217,6 +220,8 @@ def cafe(w: Work, p: int, a: int) -> None:
 def pay_good(w: Work, p: int, i: int) -> None:
     """Pays good ``i`` (0-2 shank by type, 3-5 drug by colour, 6 commissary) to its discard pile."""
     g = p * GSIZE
+    if i < 6:
+        shown(w, p, i, len(w.cards))  # paid face up
     if i < 3:
         w.goods[g + SH + i] -= 1
         w.supply[SDISC + i] += 1

@@ -32,6 +32,7 @@ from .data import (
     STEAL_DRUG,
     STEAL_SHANK,
 )
+from .recall import shown
 from .state import (
     CHIPS,
     COURT,
@@ -218,6 +219,7 @@ def turn(w: Work, p: int, a: int) -> None:
             t = a - A.SHANK0
             w.goods[p * GSIZE + SH + t] -= 1
             w.cards[p] = w.cards[p] + (SHANK_CODE0 + t,)
+            shown(w, p, t, len(w.cards))
         return
     apply_bribe(w, p, a)
 
@@ -249,6 +251,7 @@ def card_choice(w: Work, p: int, a: int, ph: int) -> None:
         if a == A.PLAY_STOLEN:
             w.goods[p * GSIZE + SH + t] -= 1
             w.cards[p] = w.cards[p] + (SHANK_CODE0 + t,)
+            shown(w, p, t, len(w.cards))
         w.phase = P_TURN
 
 

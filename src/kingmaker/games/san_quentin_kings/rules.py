@@ -71,6 +71,7 @@ from .fight import (
     turn,
     turn_actions,
 )
+from .recall import GOODS, blank, deck_at, from_deck, into_deck, stolen
 from .riot import gather_after_riot
 from .scoring import deliver, end_year
 from .state import (
@@ -137,8 +138,9 @@ from .tasks import (
 FIELDS = (
     "phase", "year", "initiator", "used", "block", "pos", "rnd", "need", "flags", "pending", "pieces", "goods",
     "supply", "fdeck", "fdisc", "cards", "bribed", "fists", "inflight", "passed", "market", "ranking", "queue",
+    "known",
 )
-_FLAT = frozenset(("pieces", "goods", "supply", "fdeck", "fdisc", "fists", "market", "ranking", "queue"))
+_FLAT = frozenset(("pieces", "goods", "supply", "fdeck", "fdisc", "fists", "market", "ranking", "queue", "known"))
 _NESTED = frozenset(("cards", "bribed"))
 
 
@@ -173,7 +175,7 @@ def new_initial_state(n: int, deck0: tuple[int, ...]) -> State:
     queue = (task(K_INIT),) + tuple(task(K_SHANK, 0, p, START_SHANKS) for p in range(n))
     return State(
         P_BLOCK, 1, 0, 0, -1, 0, 0, 0, 0, -1, pieces, goods, supply, deck0,
-        (0,) * NUM_KINDS, ((),) * n, (), (), 0, 0, (0,) * 11, (), queue,
+        (0,) * NUM_KINDS, ((),) * n, (), (), 0, 0, (0,) * 11, (), queue, blank(n),
     )
 
 
@@ -252,6 +254,7 @@ def apply_chance(w: Work, a: int) -> None:
         deck = SDECK if shank else DPILE
         for i in range(3):
             w.supply[deck + i] -= vec[i]
+        from_deck(w, 0 if shank else 3, vec, kind == K_CSHANK or kind == K_CDRUG, len(w.cards))
         if kind == K_CSHANK or kind == K_CDRUG:
             m = M_SHANK if shank else M_DRUG
             for i in range(3):
@@ -275,6 +278,7 @@ def apply_chance(w: Work, a: int) -> None:
         off = SH if shank else DR
         g[q * GSIZE + off + t] -= 1
         g[p * GSIZE + off + t] += 1
+        stolen(w, p, q, t if shank else 3 + t, len(w.cards))
         if kind == K_STEAL_SHANK and mode == 1:
             w.phase = P_STOLEN
             w.pending = t
@@ -300,6 +304,7 @@ def queue_ready(w: Work) -> bool:
             w.queue.pop(0)
             return False
         if not (sup[deck] + sup[deck + 1] + sup[deck + 2]):
+            into_deck(w, 0 if deck == SDECK else 3, sup[disc : disc + 3], len(w.cards))
             for i in range(3):
                 sup[deck + i] += sup[disc + i]
                 sup[disc + i] = 0
@@ -512,6 +517,8 @@ def cleanup(w: Work, n: int) -> None:
     if w.block == CAFE_B:
         # Unsold face-up goods go back into their deck and pile (ruling SQK-11).
         m = w.market
+        into_deck(w, 0, m[M_SHANK : M_SHANK + 3], n)
+        into_deck(w, 3, m[M_DRUG : M_DRUG + 3], n)
         for i in range(3):
             w.supply[SDECK + i] += m[M_SHANK + i]
             w.supply[DPILE + i] += m[M_DRUG + i]
@@ -548,6 +555,7 @@ def to_json(game_id: str, s: State) -> dict:
             "cards": [list(c) for c in s.cards], "bribed": [list(b) for b in s.bribed],
             "fists": list(s.fists), "inflight": s.inflight, "passed": s.passed,
             "market": list(s.market), "ranking": list(s.ranking), "queue": list(s.queue),
+            "known": list(s.known),
         },
     }
 
@@ -643,6 +651,20 @@ def validate_state(game: Any, s: State) -> None:
     for k in range(NUM_KINDS):
         if s.fdeck[k] + s.fdisc[k] + cards[k] != game.deck0[k]:
             raise InvalidStateError(f"fight cards of kind {k} do not add up")
+    kn = s.known
+    if len(kn) != deck_at(n) + GOODS or min(kn) < 0:
+        raise InvalidStateError(f"known needs {deck_at(n) + GOODS} counts, none negative")
+    j = deck_at(n)
+    if any(kn[j + i] > sup[SDECK + i] or kn[j + 3 + i] > sup[DPILE + i] for i in range(3)):
+        raise InvalidStateError("the known cards of the shank deck or drug pile are not in it")
+    for o in range(n + 1):
+        for q in range(n):
+            j = (o * n + q) * GOODS
+            if o == q and any(kn[j : j + GOODS]):
+                raise InvalidStateError(f"player {q} has bounds on their own hand")
+            k = q * GSIZE
+            if sum(kn[j : j + 3]) > sum(g[k + SH : k + SH + 3]) or sum(kn[j + 3 : j + 6]) > sum(g[k + DR : k + DR + 3]):
+                raise InvalidStateError(f"observer {o} knows more of player {q}'s cards than they hold")
     if s.phase == P_FISTS and len(s.fists) != n:
         raise InvalidStateError("the fist step needs one entry per player")
     if not (-1 <= s.block <= RIOT and 0 <= s.used <= ALL_BLOCKS and 0 <= s.rnd <= 3 and 0 <= s.pos <= n

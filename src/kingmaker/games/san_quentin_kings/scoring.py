@@ -28,6 +28,7 @@ from .data import (
     YEAR_SHANKS,
     YEARS,
 )
+from .recall import into_deck
 from .riot import start_riot
 from .state import (
     CELL,
@@ -95,6 +96,8 @@ def end_year(w: Work, n: int) -> None:
             pc[o + CELL + t] += pc[o + YARD + t] + pc[o + SOL + t]
             pc[o + YARD + t] = pc[o + SOL + t] = 0
     sup = w.supply
+    into_deck(w, 0, sup[SDISC : SDISC + 3], n)
+    into_deck(w, 3, sup[DUSED : DUSED + 3], n)
     for i in range(3):
         sup[SDECK + i] += sup[SDISC + i]
         sup[SDISC + i] = 0

@@ -35,6 +35,9 @@ Fields (n players)::
                the cafeteria, both rows for new arrivals) | 2-respect spot | 1-respect spots
     ranking    the placed players of the fight, strongest first (new-arrival picks)
     queue      pending chance tasks (see tasks.py), resolved first to last
+    known      (n+1) x n x 6: known[o][q][i] = how many of good i (shank cards C,S,T, drug
+               chips G,W,B) observer o knows that player q holds at least (recall.py); the
+               last observer row n is the spectator's (public facts only); zero where o == q
 
 ``Work`` is the mutable copy of a state that ``rules.apply`` changes and freezes again.
 """
@@ -122,6 +125,7 @@ class State:
     market: tuple[int, ...]
     ranking: tuple[int, ...]
     queue: tuple[int, ...]
+    known: tuple[int, ...]
 
 
 # The phases of a fight turn (the player to move is counted from the initiator's left) and the
@@ -136,7 +140,7 @@ class Work:
     __slots__ = (
         "phase", "year", "initiator", "used", "block", "pos", "rnd", "need", "flags", "pending",
         "pieces", "goods", "supply", "fdeck", "fdisc", "cards", "bribed", "fists", "inflight",
-        "passed", "market", "ranking", "queue",
+        "passed", "market", "ranking", "queue", "known",
     )
 
     def __init__(self, s: State) -> None:
@@ -163,6 +167,7 @@ class Work:
         self.market = list(s.market)
         self.ranking = s.ranking
         self.queue = list(s.queue)
+        self.known = s.known  # a tuple until recall.py first changes it (then a list)
 
     def freeze(self) -> State:
         return State(
@@ -170,5 +175,5 @@ class Work:
             self.need, self.flags, self.pending, tuple(self.pieces), tuple(self.goods),
             tuple(self.supply), tuple(self.fdeck), tuple(self.fdisc), tuple(self.cards),
             self.bribed, tuple(self.fists), self.inflight, self.passed, tuple(self.market),
-            self.ranking, tuple(self.queue),
+            self.ranking, tuple(self.queue), tuple(self.known),
         )

@@ -29,6 +29,7 @@ from .data import (
     TYPES,
 )
 from .fight import ALL_FISTS, strength
+from .recall import GOODS, bounds, deck_at
 from .state import (
     CHIPS,
     COMM,
@@ -151,6 +152,20 @@ def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
         if s.phase == P_STOLEN and not s.queue and game.current_player(s) == player:
             mine["stolen_shank"] = TYPES[s.pending]
         out["yours"] = mine
+    known = _known(s.known, player, game.n)
+    if known:
+        out["known"] = known
+    return out
+
+
+def _known(known: tuple[int, ...], player: int | None, n: int) -> list[dict]:
+    """Returns the other players' cards ``player`` knows of (at least these; recall.py)."""
+    out = []
+    j = (n if player is None else player) * n * GOODS
+    for q in range(n):
+        b = known[j + q * GOODS : j + q * GOODS + GOODS]
+        if any(b):
+            out.append({"player": q, "shank_cards": list(b[:3]), "drug_chips": list(b[3:])})
     return out
 
 
@@ -203,6 +218,7 @@ def _public(game: SanQuentinKings, s: State) -> dict:
         "gangs": gangs,
         "supply": {
             "shank_deck": sup[SDECK] + sup[SDECK + 1] + sup[SDECK + 2],
+            "known_in_deck": list(s.known[deck_at(n) : deck_at(n) + 6]),
             "shank_discards": sup[SDISC : SDISC + 3],
             "drug_pile": sup[DPILE] + sup[DPILE + 1] + sup[DPILE + 2],
             "used_drugs": sup[DUSED : DUSED + 3],
@@ -307,8 +323,10 @@ def sample_hidden(game: SanQuentinKings, s: State, player: int | None, rng: rand
     """Deals again what ``player`` cannot see, keeping every count they know.
 
     Hidden: the other players' shank cards by type and drug chips by colour
-    (with the shank deck and drug pile), and their committed fists. A stolen
-    shank waiting to be played is one of the thief's cards.
+    (with the shank deck and drug pile), and their committed fists. The cards
+    ``player`` knows another player holds (bought face up, seen when stolen:
+    ``State.known``) stay in that hand. A stolen shank waiting to be played is one
+    of the thief's cards.
     """
     if s.phase == P_END and not s.queue:
         return s
@@ -318,22 +336,25 @@ def sample_hidden(game: SanQuentinKings, s: State, player: int | None, rng: rand
     supply = list(s.supply)
     pending = s.pending
     thief = game.current_player(s) if s.phase == P_STOLEN and not s.queue else -1
-    for off, deck in ((SH, SDECK), (DR, DPILE)):
-        pool = [supply[deck + i] + sum(goods[q * GSIZE + off + i] for q in others) for i in range(3)]
+    known = s.known
+    for off, deck, b in ((SH, SDECK, 0), (DR, DPILE, 3)):
+        # The cards the player knows of (recall.py) stay where they are; the rest are dealt again.
+        fixed = {q: bounds(known, player, q, n)[b : b + 3] for q in others}
+        d = deck_at(n) + b
+        in_deck = known[d : d + 3]
+        pool = [supply[deck + i] - in_deck[i] + sum(goods[q * GSIZE + off + i] - fixed[q][i] for q in others)
+                for i in range(3)]
         for q in others:
             k = q * GSIZE + off
-            size = goods[k] + goods[k + 1] + goods[k + 2]
-            hand = [0, 0, 0]
-            if q == thief and off == SH:
-                u = _deal(pool, 1, rng).index(1)
-                pending = u
-                hand[u] += 1
-                size -= 1
-            got = _deal(pool, size, rng)
+            hand = list(fixed[q])
+            got = _deal(pool, goods[k] + goods[k + 1] + goods[k + 2] - sum(hand), rng)
             for i in range(3):
-                goods[k + i] = hand[i] + got[i]
+                hand[i] += got[i]
+                goods[k + i] = hand[i]
+            if q == thief and off == SH:
+                pending = _deal(hand, 1, rng).index(1)
         for i in range(3):
-            supply[deck + i] = pool[i]
+            supply[deck + i] = pool[i] + in_deck[i]
     fists = s.fists
     if s.phase == P_FISTS and fists:
         fl = list(fists)
@@ -346,7 +367,7 @@ def sample_hidden(game: SanQuentinKings, s: State, player: int | None, rng: rand
     return State(
         s.phase, s.year, s.initiator, s.used, s.block, s.pos, s.rnd, s.need, s.flags, pending,
         s.pieces, tuple(goods), tuple(supply), s.fdeck, s.fdisc, s.cards, s.bribed, fists,
-        s.inflight, s.passed, s.market, s.ranking, s.queue,
+        s.inflight, s.passed, s.market, s.ranking, s.queue, s.known,
     )
 
 
