@@ -52,7 +52,8 @@ async function games() {
   if (!GAMES) GAMES = await api("GET", "/api/games");
   return GAMES;
 }
-function gameName(id) { const g = GAMES && GAMES.games.find(g => g.id === id); return g ? g.name : id; }
+function gameInfo(id) { return GAMES && GAMES.games.find(g => g.id === id); }
+function gameName(id) { const g = gameInfo(id); return g ? g.name : id; }
 
 const boardCache = {};
 function loadBoard(gid) {
@@ -70,10 +71,17 @@ function loadBoard(gid) {
 }
 
 function seatLabel(seats, i, me) {
-  const s = seats && seats[i];
-  let name = s ? (s.name || (s.kind === "human" ? "open seat" : s.bot)) : `player ${i}`;
+  let name = KM.teach.names(seats, i + 1)[i];
   if (i === me) name += " (you)";
   return `P${i} ${name}`;
+}
+
+// A seat's colour: the picture's (Kingpin: the mafia's), else the page's seat colours.
+function seatColour(cur, q) {
+  const board = cur && cur.board, view = cur && cur.msg && cur.msg.view;
+  let c = null;
+  if (board && board.seatColour && view) { try { c = board.seatColour(view, q); } catch (e) { c = null; } }
+  return c || KM.seatColours[q % KM.seatColours.length];
 }
 
 // ---- lobby ---------------------------------------------------------------------------------
@@ -89,6 +97,7 @@ async function lobby() {
     H("p", {id: "summary", class: "muted"}),
     H("label", {}, "Players ", H("select", {id: "players", onchange: () => fillSeats()})),
     H("div", {id: "options"}),
+    H("label", {}, "Your name ", H("input", {id: "my-name", maxlength: 40, value: store.get("name", ""), placeholder: "you"})),
     H("table", {id: "seats", class: "seats"}),
     H("label", {}, H("input", {type: "checkbox", id: "public", checked: true}), " list in the lobby (anyone may join open seats)"),
     H("div", {}, H("button", {type: "submit", id: "create-btn", class: "primary"}, "Create and play")));
@@ -149,8 +158,10 @@ async function create() {
   const gm = currentGame();
   const seats = [];
   let you = null;
+  const myName = ($("#my-name").value || "").trim() || "you";
+  store.set("name", myName === "you" ? "" : myName);
   document.querySelectorAll("#seats select").forEach((sel, i) => {
-    if (sel.value === "you") { if (you === null) { you = i; seats.push({kind: "human", name: "you"}); } else seats.push({kind: "human"}); }
+    if (sel.value === "you") { if (you === null) { you = i; seats.push({kind: "human", name: myName}); } else seats.push({kind: "human"}); }
     else if (sel.value === "human") seats.push({kind: "human"});
     else seats.push({kind: "bot", bot: sel.value.slice(4)});
   });
@@ -220,11 +231,15 @@ async function matchPage(mid) {
   main.append(H("div", {class: "match"},
     H("div", {class: "board-col"},
       H("div", {id: "status", class: "status"}, "Connecting…"),
+      H("div", {id: "result", class: "result"}),
+      H("div", {id: "last-move", class: "last-move-line"}),
       H("div", {id: "board", class: "board"}),
       H("div", {id: "movebar", class: "movebar"}),
-      H("div", {id: "result", class: "result"})),
+      H("div", {id: "notes", class: "notes"})),
     H("aside", {class: "side"},
-      H("section", {class: "panel"}, H("h3", {}, "Seats"), H("div", {id: "seatlist"})),
+      H("section", {class: "panel"}, H("h3", {}, "Seats",
+        H("button", {id: "rules-btn", class: "btn small rules-btn", onclick: () => CUR && CUR.msg && KM.teach.openRules(CUR.msg.game, gameName(CUR.msg.game))}, "Rules")),
+        H("div", {id: "seatlist"})),
       H("section", {class: "panel"}, H("details", {id: "all-moves", open: true}, H("summary", {}, "Moves"),
         H("input", {id: "move-filter", placeholder: "filter moves", oninput: () => renderMoves()}),
         H("div", {id: "movelist", class: "movelist"}))),
@@ -276,7 +291,7 @@ function play(cur, action) {
 
 function statusText(m, seats) {
   const me = m.seat;
-  if (m.status === "over") return "Game over.";
+  if (m.status === "over") return "Game over.";  // the banner below says who won and why
   if (m.to_move === "chance") return "Dealing…";
   if (m.simultaneous) {
     const mine = me !== null && m.acting.includes(me);
@@ -293,31 +308,80 @@ async function render(cur) {
   const st = $("#status");
   st.textContent = statusText(m, cur.seats);
   st.className = "status" + (m.legal.length ? " yours" : "");
-  st.dataset.version = m.version;
-  st.dataset.status = m.status;
   const board = await loadBoard(m.game);
   if (cur.msg !== m) return; // a newer message arrived while loading the picture
-  drawBoard($("#board"), board, m.view, m.legal, a => play(cur, a), m.seats);
+  cur.board = board;
+  const nm = KM.teach.names(m.seats, m.players);
+  const last = KM.teach.lastMove(cur.log);
+  // The marker compares with the picture shown before. On the first picture, or after a jump
+  // of several moves (a reconnection), it frames what the last logged move names instead.
+  const jump = !cur.shownSigs || m.version - (cur.shownVersion || 0) > 3;
+  const fallback = last && jump ? lastMoveKeys(board, last, m.view) : null;
+  cur.shownSigs = drawBoard($("#board"), board, m.view, m.legal, a => play(cur, a), m.seats,
+    {before: jump ? null : cur.shownSigs, fallback, names: nm});
+  cur.shownVersion = m.version;
+  // The move's words read the view it was played in (when this update brings one move).
+  showLastMove(board, last, jump ? m.view : cur.shownView, nm);
+  cur.shownView = m.view;
+  renderNotes(board, m.game, m.view, nm);
   renderMoves();
   renderSeats(cur);
+  // The log grows by its new lines (its words read no view: it may be long).
   const log = $("#log");
-  log.innerHTML = "";
-  cur.log.forEach(l => log.append(H("li", {}, l)));
+  if (log.children.length > cur.log.length || log.dataset.names !== nm.join("|")) { log.innerHTML = ""; log.dataset.names = nm.join("|"); }
+  for (let i = log.children.length; i < cur.log.length; i++) log.append(H("li", {}, KM.teach.logLine(board, cur.log[i], {}, nm)));
   log.scrollTop = log.scrollHeight;
   const res = $("#result");
   res.innerHTML = "";
   if (m.status === "over") {
-    const best = Math.max(...m.result);
-    const winners = m.result.map((r, i) => r === best && best > 0 ? i : -1).filter(i => i >= 0);
-    res.append(H("div", {class: "banner", id: "game-over"},
-      H("strong", {}, winners.length ? "Winner: " + winners.map(w => seatLabel(m.seats, w, m.seat)).join(", ") : "Nobody wins."),
-      " Result: " + m.result.map((r, i) => `P${i} ${+r.toFixed(3)}`).join(", ") + " ",
-      H("a", {href: "/r/" + m.match, class: "btn"}, "Watch the replay")));
+    const end = KM.teach.ending(m, board, gameInfo(m.game), nm);
+    st.textContent = "Game over. " + end.title;
+    res.append(H("div", {class: "banner " + end.tone, id: "game-over", "data-tone": end.tone},
+      H("div", {class: "banner-title"}, end.title),
+      end.text ? H("p", {class: "reason", id: "game-over-reason"}, end.text) : null,
+      H("p", {class: "small muted"}, "Returns: " + m.result.map((r, i) => `${nm[i]} ${+r.toFixed(3)}`).join(", ")),
+      H("div", {}, H("a", {href: "/r/" + m.match, class: "btn"}, "Watch the replay"), H("a", {href: "/", class: "btn"}, "New game"))));
   }
+  // Set last: tests wait on the version, and everything above is drawn by then.
+  st.dataset.status = m.status;
+  st.dataset.version = m.version;
+}
+
+// The keys of the picture elements that the logged move ``line`` names.
+function lastMoveKeys(board, line, view) {
+  const mv = String(line).match(/^players? \d+: (.+)$/);
+  if (!mv) return null;
+  try { return board.targets(mv[1], view) || []; } catch (e) { return null; }
+}
+
+function showLastMove(board, line, view, nm) {
+  const box = $("#last-move");
+  if (!box) return;
+  box.innerHTML = "";
+  if (line) box.append(H("span", {class: "muted"}, "Last move: "), H("span", {id: "last-move-text"}, KM.teach.logLine(board, line, view, nm)));
+}
+
+// The designed cards in use (abilities, powers, respites), readable under the picture.
+async function renderNotes(board, gid, view, names) {
+  const box = $("#notes");
+  if (!box) return;
+  let notes = [];
+  try { notes = board.notes ? board.notes(view, names) || [] : []; } catch (e) { notes = []; }
+  if (notes.some(n => !n.text)) {
+    let doc = null;
+    try { doc = await KM.teach.rules(gid); } catch (e) { doc = null; }
+    notes = notes.map(n => n.text ? n : {name: n.name, text: doc && doc.cards ? doc.cards[n.card || n.name] : null});
+  }
+  box.innerHTML = "";
+  notes = notes.filter(n => n.text);
+  if (!notes.length) return;
+  box.append(H("h3", {}, "Cards in play"),
+    H("dl", {class: "cards"}, notes.map(n => [H("dt", {}, n.name), H("dd", {}, n.text)])));
 }
 
 // Draws a picture and wires the clickable targets of the legal moves.
-function drawBoard(box, board, view, legal, onPlay, seats) {
+function drawBoard(box, board, view, legal, onPlay, seats, opts) {
+  const o = opts || {};
   const byKey = new Map();
   const untargeted = [];
   for (const mv of legal) {
@@ -326,15 +390,17 @@ function drawBoard(box, board, view, legal, onPlay, seats) {
     if (!keys.length) untargeted.push(mv);
     for (const k of keys) { if (!byKey.has(k)) byKey.set(k, []); byKey.get(k).push(mv); }
   }
+  const keyed = [];
   const b = {
     seats,
     key(el, key) {
       el.setAttribute("data-key", key);
+      keyed.push([key, el]);
       const moves = byKey.get(key);
       if (moves && moves.length) {
         el.classList.add("target");
         el.setAttribute("tabindex", "0");
-        const go = ev => { ev.stopPropagation(); if (moves.length === 1) onPlay(moves[0].action); else openMenu(ev, moves, onPlay); };
+        const go = ev => { ev.stopPropagation(); if (moves.length === 1) onPlay(moves[0].action); else openMenu(ev, moves, onPlay, board, view, o.names); };
         el.addEventListener("click", go);
         el.addEventListener("keydown", ev => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); go(ev); } });
       }
@@ -350,11 +416,17 @@ function drawBoard(box, board, view, legal, onPlay, seats) {
   }
   box.innerHTML = "";
   box.append(svg);
+  const now = KM.teach.drawn(keyed);
+  if (o.before || o.fallback) KM.teach.mark(svg, board, keyed, now, o.before, o.fallback);
   const bar = $("#movebar");
   if (bar) {
     bar.innerHTML = "";
-    for (const mv of untargeted) bar.append(H("button", {class: "move-btn", "data-action": mv.action, onclick: () => onPlay(mv.action)}, mv.text));
+    for (const mv of untargeted) {
+      bar.append(H("button", {class: "move-btn", "data-action": mv.action, onclick: () => onPlay(mv.action)},
+        KM.teach.moveContent(board, mv.text, view, o.names)));
+    }
   }
+  return now;
 }
 
 function renderMoves() {
@@ -364,9 +436,12 @@ function renderMoves() {
   list.innerHTML = "";
   const legal = CUR.msg.legal;
   if (!legal.length) { list.append(H("p", {class: "muted"}, CUR.msg.status === "over" ? "The game is over." : "No move for you now.")); return; }
+  const nm = KM.teach.names(CUR.msg.seats, CUR.msg.players);
   for (const mv of legal) {
-    if (f && !mv.text.toLowerCase().includes(f)) continue;
-    list.append(H("button", {class: "move", "data-action": mv.action, onclick: () => play(CUR, mv.action)}, mv.text));
+    const content = KM.teach.moveContent(CUR.board, mv.text, CUR.msg.view, nm);
+    const all = (mv.text + " " + (content[1] ? content[1].textContent : "")).toLowerCase();
+    if (f && !all.includes(f)) continue;
+    list.append(H("button", {class: "move", "data-action": mv.action, onclick: () => play(CUR, mv.action)}, content));
   }
 }
 
@@ -378,10 +453,10 @@ function renderSeats(cur) {
   const me = cur.msg ? cur.msg.seat : null;
   for (const s of cur.seats) {
     const row = H("div", {class: "seat" + (cur.msg && cur.msg.acting.includes(s.seat) ? " acting" : "")},
-      H("span", {class: "dot", style: `background:${KM.seatColours[s.seat % KM.seatColours.length]}`}),
+      H("span", {class: "dot", "data-colour": seatColour(cur, s.seat), style: `background:${seatColour(cur, s.seat)}`}),
       seatLabel(cur.seats, s.seat, me),
       s.kind === "human" ? H("span", {class: "muted small"}, s.connected ? " online" : (s.claimed ? " away" : " open")) : null);
-    if (s.kind === "human" && s.seat !== me && toks[s.seat]) {
+    if (s.kind === "human" && s.seat !== me && toks[s.seat] && !(cur.msg && cur.msg.status === "over")) {
       const link = `${location.origin}/m/${cur.mid}?token=${toks[s.seat]}`;
       row.append(H("button", {class: "btn small", title: link, onclick: () => { navigator.clipboard && navigator.clipboard.writeText(link); toast("Invite link copied: " + link); }}, "invite link"));
     }
@@ -396,9 +471,10 @@ function renderSeats(cur) {
 }
 
 // ---- the menu for a click that matches several moves ------------------------------------------------
-function openMenu(ev, moves, onPlay) {
+function openMenu(ev, moves, onPlay, board, view, names) {
   closeMenu();
-  const items = moves.map(mv => H("button", {class: "menu-item", "data-action": mv.action, onclick: e => { e.stopPropagation(); closeMenu(); onPlay(mv.action); }}, mv.text));
+  const items = moves.map(mv => H("button", {class: "menu-item", "data-action": mv.action, onclick: e => { e.stopPropagation(); closeMenu(); onPlay(mv.action); }},
+    KM.teach.moveContent(board, mv.text, view, names)));
   const filter = moves.length > 12 ? H("input", {class: "menu-filter", placeholder: `filter ${moves.length} moves`,
     onclick: e => e.stopPropagation(),
     oninput: e => { const f = e.target.value.toLowerCase(); items.forEach(b => { b.style.display = b.textContent.toLowerCase().includes(f) ? "" : "none"; }); }}) : null;
@@ -438,16 +514,24 @@ async function replayPage(mid) {
         H("button", {class: "btn", id: "replay-next", onclick: () => { i = Math.min(r.frames.length - 1, i + 1); show(); }}, "forward ▶"),
         H("button", {class: "btn", id: "replay-last", onclick: () => { i = r.frames.length - 1; show(); }}, "end ▶|"),
         slider, info, povSel),
-      H("div", {id: "board", class: "board"})),
+      H("div", {id: "last-move", class: "last-move-line"}),
+      H("div", {id: "board", class: "board"}),
+      H("div", {id: "notes", class: "notes"})),
     H("aside", {class: "side"}, H("section", {class: "panel"}, H("h3", {}, "Log"), H("ol", {id: "log", class: "log"})))));
   function show() {
     const f = r.frames[i];
     slider.value = i;
-    info.textContent = `step ${f.version} of ${r.frames.length - 1}` + (typeof f.to_move === "number" ? ` · to move: P${f.to_move}` : ` · ${f.to_move}`);
-    drawBoard($("#board"), board, f.view, [], () => {}, r.seats);
+    const nm = KM.teach.names(r.seats, r.players);
+    info.textContent = `step ${f.version} of ${r.frames.length - 1}` + (typeof f.to_move === "number" ? ` · to move: ${nm[f.to_move]}` : ` · ${f.to_move}`);
+    const lines = r.log.slice(0, f.log_total);
+    const last = KM.teach.lastMove(lines);
+    const before = i > 0 ? KM.teach.signatures(board, r.frames[i - 1].view, r.seats) : null;
+    drawBoard($("#board"), board, f.view, [], () => {}, r.seats, {before, fallback: null, names: nm});
+    showLastMove(board, last, i > 0 ? r.frames[i - 1].view : f.view, nm);
+    renderNotes(board, r.game, f.view, nm);
     const log = $("#log");
     log.innerHTML = "";
-    r.log.slice(0, f.log_total).forEach(l => log.append(H("li", {}, l)));
+    lines.forEach(l => log.append(H("li", {}, KM.teach.logLine(board, l, {}, nm))));
     log.scrollTop = log.scrollHeight;
   }
   document.onkeydown = e => {

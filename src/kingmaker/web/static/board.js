@@ -46,6 +46,25 @@ KM.T = function (x, y, text, opts) {
   }, text);
 };
 
+// A text of several lines, wrapped at ``width`` characters (SVG has no wrapping); opts as KM.T,
+// plus lines (the most lines kept) and step (the line height).
+KM.wrap = function (x, y, text, width, opts) {
+  const o = opts || {};
+  const lines = [];
+  let cur = "";
+  for (const w of String(text).split(/\s+/)) {
+    if (cur && (cur + " " + w).length > width) { lines.push(cur); cur = w; } else cur = cur ? cur + " " + w : w;
+  }
+  if (cur) lines.push(cur);
+  const max = o.lines || lines.length;
+  if (lines.length > max) { lines.length = max; lines[max - 1] = lines[max - 1].replace(/\s*\S*$/, "") + " …"; }
+  const step = o.step || (o.size || 14) * 1.25;
+  const g = KM.S("g", {class: "wrapped"});
+  lines.forEach((l, i) => g.append(KM.T(x, y + i * step, l, o)));
+  g.lineCount = lines.length;
+  return g;
+};
+
 // A stable colour for a name (clans, families, gangs) with a good contrast for white text.
 KM.palette = ["#b03a2e", "#1f618d", "#117a65", "#7d3c98", "#b9770e", "#2e4053", "#a04000", "#196f3d",
   "#6c3483", "#1a5276", "#7b241c", "#0e6655"];

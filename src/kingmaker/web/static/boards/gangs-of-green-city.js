@@ -122,5 +122,60 @@
     return [];
   }
 
-  KM.boards["gangs-of-green-city"] = {draw, targets};
+  // Words for a move: "dispatch p1 to Iago" -> "move Bob's pawn to Iago".
+  function label(text, v, names) {
+    const gang = g => ((v.districts || []).find(d => d.gang.replace(/^The /, "") === g) || {gang: g}).gang;
+    const p = q => names[+q] || `player ${q}`;
+    let m;
+    if ((m = text.match(/^travel (.+)$/))) return `walk along the street to ${m[1]}`;
+    if ((m = text.match(/^escape from here to (.+)$/))) return `wormhole: play the card of the place you stand on to go to ${m[1]}`;
+    if ((m = text.match(/^escape to (.+)$/))) return `wormhole: play the ${m[1]} card to go there`;
+    if ((m = text.match(/^ride to (.+)$/))) return `bum a ride to the safe house at ${m[1]}`;
+    if (text === "safe house") return "establish a safe house here (one from the supply)";
+    if ((m = text.match(/^safe house from (.+)$/))) return `establish a safe house here, moving the one at ${m[1]}`;
+    if ((m = text.match(/^end recruitment (.+)$/))) return `end the recruitment of ${gang(m[1])}`;
+    if ((m = text.match(/^battle (.+)$/))) return `battle ${gang(m[1])} here: remove their sphere`;
+    if ((m = text.match(/^give (.+) to p(\d+)$/))) return `give the ${m[1]} card to ${p(m[2])}`;
+    if ((m = text.match(/^take (.+) from p(\d+)$/))) return `take the ${m[1]} card from ${p(m[2])}`;
+    if ((m = text.match(/^dispatch p(\d+) to (.+)$/))) return `move ${p(m[1])}'s pawn to ${m[2]}`;
+    if ((m = text.match(/^play (.+)$/))) return `play the respite card ${m[1]}`;
+    if (text === "pass") return "pass: play no respite card now";
+    if ((m = text.match(/^discard (.+)$/))) return `discard the ${m[1]} card`;
+    if ((m = text.match(/^pawn p(\d+)$/))) return `move ${p(m[1])}'s pawn`;
+    if ((m = text.match(/^to (.+)$/))) return `to ${m[1]}`;
+    if ((m = text.match(/^protect (.+)$/))) return `remove the ${m[1]} gang card from the game`;
+    if ((m = text.match(/^watch (.+) at (.+)$/))) return `${gang(m[1])} may not add spheres at ${m[2]}`;
+    if ((m = text.match(/^cast (.+)$/))) return `a hero is dealt: ${m[1]}`;
+    if ((m = text.match(/^gang card (.+)$/))) return `the gang card drawn is ${m[1]}`;
+    if ((m = text.match(/^hero card (.+)$/))) return `the hero card drawn is ${m[1]}`;
+    return null;
+  }
+
+  // A co-operative game: the team wins or loses together, for the reason the view gives.
+  function outcome(v) {
+    if (!v.result) return null;
+    const won = v.result === "victory";
+    return {winners: won ? (v.players_info || []).map(p => p.seat) : [], coop: won,
+      text: (won ? "Green City is safe: " : "Green City falls: ") + (v.reason || v.result) + "."};
+  }
+
+  // The heroes' powers and weaknesses, and the respite cards in hands (their effect from the rules).
+  function notes(v, names) {
+    const out = [];
+    for (const p of v.players_info || []) {
+      if (p.cast) out.push({name: `${p.cast} (${(names || [])[p.seat] || "P" + p.seat})`, text: `${p.power} Weakness: ${p.weakness}`});
+    }
+    const places = new Set((v.map || {}).names || []);
+    const seen = new Set();
+    for (const p of v.players_info || []) {
+      for (const c of p.hand || []) {
+        if (places.has(c) || /escalation/i.test(c) || seen.has(c)) continue;
+        seen.add(c);
+        out.push({name: c, card: c});
+      }
+    }
+    return out;
+  }
+
+  KM.boards["gangs-of-green-city"] = {draw, targets, label, outcome, notes, quiet: /^card:/};
 })();

@@ -8,6 +8,13 @@
   const ICON = {P: ["#b03a2e", "pistol"], C: ["#1f618d", "car"], V: ["#5d6d7e", "vest"], S: ["#117a65", "pen"]};
   const MAFIA = {blue: "#1f618d", red: "#b03a2e", green: "#196f3d", black: "#2c2c2c", yellow: "#b9770e", purple: "#6c3483"};
   const mcol = c => MAFIA[c] || KM.colour(c || "?");
+  const DIR = {N: "north", E: "east", S: "south", W: "west"};
+  // A seat's colour: its mafia's once chosen (the page's seat dots use it too).
+  const seatColour = (v, q) => {
+    const p = (v.players_info || [])[q];
+    return p && p.mafia ? mcol(p.mafia.color) : KM.seatColours[q];
+  };
+  const who = (b, q) => (b.seats && b.seats[q] ? b.seats[q].name || "open seat" : `player ${q}`);
 
   function icons(g, cx, cy, dir, text) {
     if (!text) return;
@@ -29,7 +36,9 @@
     const g = S("g", {class: "tile"});
     g.append(S("rect", {x, y, width: s, height: s, rx: 8, fill: mcol(t.color), stroke: "#111", "stroke-width": 1.5}));
     g.append(S("rect", {x: x + 16, y: y + 16, width: s - 32, height: s - 32, rx: 4, fill: "rgba(255,255,255,.12)"}));
-    g.append(T(x + s / 2, y + s / 2 - 7, t.short || t.name, {size: s < 80 ? 10 : 12, fill: "#fff", weight: "bold"}));
+    const nm = t.short || t.name;
+    const fit = s < 80 ? 8 : 14;  // characters that fit on the tile
+    g.append(T(x + s / 2, y + s / 2 - 7, nm.length > fit ? nm.slice(0, fit - 1) + "." : nm, {size: s < 80 ? 10 : 12, fill: "#fff", weight: "bold"}));
     g.append(T(x + s / 2, y + s / 2 + 9, `tough ${t.toughness}${t.sniper ? " · sniper" : ""}`, {size: 9, fill: "#fff"}));
     if (t.sides) {
       icons(g, x + s / 2, y + 8, "N", t.sides.N.icons);
@@ -60,14 +69,14 @@
     const W = 1000, Hh = Math.max(oy + rows * SZ + 60, 620);
     const svg = KM.svgRoot(W, Hh, "Kingpin grid");
     svg.append(S("rect", {x: 0, y: 0, width: W, height: Hh, fill: "#ede4d0"}));
-    const owner = (v.players_info || []).map(p => p.mafia ? mcol(p.mafia.color) : KM.seatColours[p.player]);
+    const owner = (v.players_info || []).map(p => seatColour(v, p.player));
     for (const sq of bd.squares) {
       const x = ox + sq.column * SZ, y = oy + (rows - 1 - sq.row) * SZ;
       const g = S("g", {class: "square", "data-square": sq.name});
       let fill = "#f8f1e0";
       if (sq.kind === "no_mans_land") fill = "#d5cfc3";
-      if (sq.kind === "area") fill = sq.area_of === 0 ? "#dbe7f3" : "#f3dcdc";
       g.append(S("rect", {x, y, width: SZ, height: SZ, fill, stroke: "#8b7355", "stroke-width": 1}));
+      if (sq.kind === "area") g.append(S("rect", {x, y, width: SZ, height: SZ, fill: owner[sq.area_of] || "#888", "fill-opacity": 0.16}));
       g.append(T(x + 10, y + SZ - 8, sq.name, {size: 10, fill: "#7a6e5d", anchor: "start"}));
       if (sq.kind === "area") {
         g.append(S("rect", {x: x + 2, y: y + 2, width: SZ - 4, height: SZ - 4, fill: "none", stroke: owner[sq.area_of] || "#888", "stroke-width": 2, "stroke-dasharray": "6 3"}));
@@ -78,7 +87,8 @@
       if (sq.tile) g.append(tile(x + 4, y + 4, sq.tile));
       if (sq.under_fire_by && sq.under_fire_by.length) {
         g.append(S("rect", {x: x + 3, y: y + 3, width: SZ - 6, height: SZ - 6, fill: "none", stroke: "#ff2200", "stroke-width": 3}));
-        g.append(T(x + SZ / 2, y + SZ - 6, "under fire", {size: 9, fill: "#ff2200", weight: "bold"}));
+        g.append(S("rect", {x: x + SZ / 2 - 28, y: y + 4, width: 56, height: 13, rx: 3, fill: "#fff", "fill-opacity": 0.9}));
+        g.append(T(x + SZ / 2, y + 11, "under fire", {size: 9, fill: "#ff2200", weight: "bold"}));
       }
       b.key(g, "sq:" + sq.name);
       svg.append(g);
@@ -93,7 +103,7 @@
     for (const p of v.players_info || []) {
       const q = p.player;
       const active = v.to_move === q;
-      const col = p.mafia ? mcol(p.mafia.color) : KM.seatColours[q];
+      const col = seatColour(v, q);
       const nm = b.seats && b.seats[q] ? b.seats[q].name || "open seat" : "";
       svg.append(S("rect", {x: px, y: py, width: W - px - 10, height: 168, rx: 6, fill: active ? "#fff1c7" : "#fffdf8", stroke: col, "stroke-width": active ? 3 : 1.5}));
       svg.append(T(px + 8, py + 16, `P${q}${q === v.you ? " (you)" : ""} ${nm} · ${p.mafia ? p.mafia.name : "no mafia yet"}`.slice(0, 56), {anchor: "start", size: 12, weight: "bold"}));
@@ -119,8 +129,8 @@
       py += 60;
     }
     if (v.winner !== null && v.winner !== undefined) {
-      svg.append(T(px, py + 10, `Winner: P${v.winner}`, {anchor: "start", size: 16, weight: "bold", fill: "#7b3f12"}));
-      if (v.reason_text) svg.append(T(px, py + 30, v.reason_text.slice(0, 60), {anchor: "start", size: 10}));
+      svg.append(T(px, py + 10, `Winner: P${v.winner} ${who(b, v.winner)}`.slice(0, 48), {anchor: "start", size: 16, weight: "bold", fill: "#7b3f12"}));
+      if (v.reason_text) svg.append(KM.wrap(px, py + 32, "Why: " + v.reason_text, 70, {anchor: "start", size: 11, lines: 4}));
     }
     return svg;
   }
@@ -134,5 +144,32 @@
     return [];
   }
 
-  KM.boards.kingpin = {draw, targets};
+  // Words for a move: "move c2 N turn E" -> "move Vasili from c2 north, then face east".
+  function label(text, v, names) {
+    const on = sq => {
+      const x = ((v.board || {}).squares || []).find(q => q.name === sq);
+      return x && x.tile ? `${x.tile.name} (${sq})` : sq;
+    };
+    const face = d => DIR[d] || d;
+    let m;
+    if ((m = text.match(/^turn (\w\d+) ([NESW])$/))) return `turn ${on(m[1])} to face ${face(m[2])}`;
+    if ((m = text.match(/^move (\w\d+) ([NESW])(?: turn ([NESW]))?$/))) return `move ${on(m[1])} one square ${face(m[2])}` + (m[3] ? `, then face ${face(m[3])}` : "");
+    if ((m = text.match(/^exit (\w\d+)$/))) return `${on(m[1])} leaves the board past the enemy's area: the enemy kingpin is liquidated`;
+    if ((m = text.match(/^castle (\w\d+) (\w\d+)(?: turn (\w\d+) ([NESW]))?$/))) {
+      return `swap ${on(m[1])} and ${on(m[2])} (castle)` + (m[3] ? `, then the one on ${m[3]} faces ${face(m[4])}` : "");
+    }
+    if ((m = text.match(/^shoot (\w\d+) ([NESW])$/))) return `${on(m[1])} shoots ${face(m[2])}`;
+    if ((m = text.match(/^raid (\w\d+) ([NESW])$/))) return `${on(m[1])} raids ${face(m[2])}`;
+    if ((m = text.match(/^play (.+) (\w\d+) ([NESW])$/))) return `bring ${m[1]} from the reserve onto ${m[2]}, facing ${face(m[3])}`;
+    if ((m = text.match(/^choose (.+)$/))) return `play the ${m[1]} mafia`;
+    if ((m = text.match(/^draw (.+)$/))) return `${m[1]} comes up from the face-down tiles`;
+    return null;
+  }
+
+  function outcome(v, names) {
+    if (v.winner === null || v.winner === undefined) return null;
+    return {winners: [v.winner], text: `${names[v.winner] || "player " + v.winner} wins: ${v.reason_text || v.reason}.`};
+  }
+
+  KM.boards.kingpin = {draw, targets, label, outcome, seatColour, quiet: /^(reserve|mafia):/};
 })();

@@ -38,7 +38,7 @@
 
   function draw(v, b) {
     const n = v.players;
-    const H = 640 + (v.families ? 40 : 0);
+    const H = 640 + (v.families ? 34 + 20 * n : 0);
     const svg = KM.svgRoot(1000, H, "King's Kilt pyramid");
     svg.append(S("rect", {x: 0, y: 0, width: 1000, height: H, fill: "#f6efdf"}));
     // Row names.
@@ -88,14 +88,15 @@
     for (let q = 0; q < n; q++) {
       const x = 10 + q * (pw + 4);
       const active = v.to_move === q;
-      const g = S("g", {class: "player", "data-player": q});
-      g.append(S("rect", {x, y: py, width: pw, height: 62, rx: 6, fill: active ? "#fff1c7" : "#fffdf8",
+      svg.append(S("rect", {x, y: py, width: pw, height: 62, rx: 6, fill: active ? "#fff1c7" : "#fffdf8",
         stroke: KM.seatColours[q % KM.seatColours.length], "stroke-width": active ? 3 : 1.5}));
+      const g = S("g", {class: "player", "data-player": q});
       const seatName = b.seats && b.seats[q] ? (b.seats[q].name || "open seat") : "";
       g.append(T(x + 8, py + 14, `P${q}${q === v.you ? " (you)" : ""} ${seatName}`.slice(0, 30), {anchor: "start", size: 12, weight: "bold"}));
       g.append(T(x + 8, py + 32, `${v.hand_sizes[q]} influence · ${v.passed[q] ? "passed" : "in"}`, {anchor: "start", size: 11}));
       const rev = v.revealed_family[q] || [];
       g.append(T(x + 8, py + 50, "face up: " + (rev.length ? rev.join(", ") : "none"), {anchor: "start", size: 11}));
+      b.key(g, "player:" + q);
       svg.append(g);
     }
     // Your cards.
@@ -115,9 +116,15 @@
       });
     }
     if (v.families) {
+      // The end: one line per seat, so no score runs into another.
       const best = v.winners || [];
+      const y0 = 640 + 8;
+      svg.append(T(10, y0, "Families revealed (King 3, each Guardian 2, each Nobleman 1; ties: most influence cards left)", {anchor: "start", size: 12, weight: "bold"}));
       v.families.forEach((fam, q) => {
-        svg.append(T(10 + q * 245, H - 22, `P${q}: ${fam.join(", ")} → ${v.scores[q]}${best.includes(q) ? " ★" : ""}`, {anchor: "start", size: 12, weight: best.includes(q) ? "bold" : null}));
+        const nm = b.seats && b.seats[q] ? b.seats[q].name || "open seat" : "";
+        const win = best.includes(q);
+        svg.append(T(10, y0 + 22 + q * 20, `${win ? "★ " : ""}P${q} ${nm}`.slice(0, 34), {anchor: "start", size: 12, weight: win ? "bold" : null}));
+        svg.append(T(280, y0 + 22 + q * 20, `${fam.join(", ")} → ${v.scores[q]} point${v.scores[q] === 1 ? "" : "s"} · ${v.hand_sizes[q]} influence left`, {anchor: "start", size: 12, weight: win ? "bold" : null}));
       });
     }
     return svg;
@@ -132,5 +139,36 @@
     return [];
   }
 
-  KM.boards["kings-kilt"] = {draw, targets};
+  // Words for a move: "ascend d2 right" -> "the Bruce on d2 ascends up to the right".
+  function label(text, v) {
+    const at = cell => {
+      const c = (v.pyramid || [])[(v.cells || []).indexOf(cell)];
+      return c ? `the ${c.clan}${c.leader ? " leader" : ""} on ${cell}` : `the card on ${cell}`;
+    };
+    let m;
+    if ((m = text.match(/^ascend (\w+) (left|right)$/))) return `${at(m[1])} ascends diagonally up to the ${m[2]}`;
+    if ((m = text.match(/^betray (\S+) (\w+)$/))) return `discard a ${m[1]} influence card: a ${m[1]} betrays ${at(m[2])}, which leaves the game`;
+    if ((m = text.match(/^fill from (\w+)$/))) return `fill the vacuum with ${at(m[1])}`;
+    if (text === "pass") return "pass: sit out until everyone has passed";
+    if ((m = text.match(/^reveal (\S+)$/))) return `turn your ${m[1]} family card face up`;
+    if ((m = text.match(/^card (.+)$/))) return `the next card is ${m[1]}`;
+    return null;
+  }
+
+  // Who won and why: most points, then most influence cards left (the rulebook's Determining the Winner).
+  function outcome(v, names) {
+    if (!v.winners) return null;
+    const nm = q => names[q] || `player ${q}`;
+    const ws = v.winners;
+    const best = Math.max(...v.scores);
+    const tied = v.scores.map((x, q) => x === best ? q : -1).filter(q => q >= 0);
+    let text = `${ws.map(nm).join(" and ")} ${ws.length === 1 ? "wins the throne" : "share the throne"} with ${best} point${best === 1 ? "" : "s"}`;
+    if (tied.length > 1) {
+      text += `; tied on points, ${ws.length === tied.length ? "and on" : "broken by"} influence cards left (${tied.map(q => `${nm(q)} ${v.hand_sizes[q]}`).join(", ")})`;
+    }
+    text += ". Scores: " + v.scores.map((x, q) => `${nm(q)} ${x}`).join(", ") + ".";
+    return {winners: ws, text};
+  }
+
+  KM.boards["kings-kilt"] = {draw, targets, label, outcome, quiet: /^hand:/};
 })();

@@ -51,9 +51,12 @@
       svg.append(S("rect", {x: 80 + r * cell, y: ty, width: cell - 1, height: 22, fill: r % 5 ? "#fffdf8" : "#efe6d2", stroke: "#b8ab90", "stroke-width": 0.6}));
       if (r % 5 === 0) svg.append(T(80 + r * cell + cell / 2, ty + 31, r, {size: 8, fill: "#7a6e5d"}));
     }
+    const track = S("g", {});
     (v.gangs || []).forEach((g, q) => {
-      svg.append(S("circle", {cx: 80 + g.respect * cell + cell / 2, cy: ty + 5 + (q % 3) * 6, r: 5, fill: KM.seatColours[q], stroke: "#fff"}));
+      track.append(S("circle", {cx: 80 + g.respect * cell + cell / 2, cy: ty + 5 + (q % 3) * 6, r: 5, fill: KM.seatColours[q], stroke: "#fff"}));
     });
+    b.key(track, "respect");
+    svg.append(track);
     svg.append(T(W - 10, ty - 6, `Year ${v.year}${v.riot ? " · RIOT" : ""} · ${v.phase} · initiator P${v.initiator}`, {anchor: "end", size: 12, weight: "bold"}));
     // Fight area.
     const fy = 125;
@@ -64,9 +67,12 @@
     if (f && f.fists) {
       f.fists.forEach((fi, i) => {
         const x = 20 + i * 116;
-        svg.append(S("rect", {x, y: fy + 28, width: 110, height: 40, rx: 5, fill: fi.status === "choosing" ? "#fff1c7" : "#fffdf8", stroke: KM.seatColours[fi.player]}));
-        svg.append(T(x + 55, fy + 42, `P${fi.player} fist`, {size: 11, weight: "bold"}));
-        svg.append(T(x + 55, fy + 58, fi.status + (fi.fist ? " " + JSON.stringify(fi.fist) : ""), {size: 10}));
+        const g = S("g", {});
+        g.append(S("rect", {x, y: fy + 28, width: 110, height: 40, rx: 5, fill: fi.status === "choosing" ? "#fff1c7" : "#fffdf8", stroke: KM.seatColours[fi.player]}));
+        g.append(T(x + 55, fy + 42, `P${fi.player} fist`, {size: 11, weight: "bold"}));
+        g.append(T(x + 55, fy + 58, fi.status + (fi.fist ? " " + JSON.stringify(fi.fist) : ""), {size: 10}));
+        b.key(g, "fist-of:" + fi.player);
+        svg.append(g);
       });
     }
     (f && f.areas || []).forEach((a, i) => {
@@ -82,7 +88,7 @@
     });
     if (f && f.placings && f.placings.length) svg.append(T(20, fy + 320, "placings: " + JSON.stringify(f.placings).slice(0, 90), {anchor: "start", size: 10}));
     if (f && f.drawn_card !== null && f.drawn_card !== undefined) svg.append(T(330, fy + 42, "drawn: " + (v.legend.card_names[f.drawn_card] || f.drawn_card), {anchor: "start", size: 12, weight: "bold"}));
-    if (v.you !== null && v.you !== undefined) {
+    if (v.you !== null && v.you !== undefined && !v.final) {
       const g = S("g", {class: "your-fist"});
       g.append(S("rect", {x: 400, y: fy + 270, width: 200, height: 50, rx: 6, fill: "#fffdf8", stroke: "#4a3b2a", "stroke-dasharray": "5 3"}));
       g.append(T(500, fy + 288, "Your fist / your split", {size: 12, weight: "bold"}));
@@ -128,7 +134,7 @@
       b.key(g, key);
       extra.append(g);
     }
-    svg.append(extra);
+    if (!v.final) svg.append(extra);  // no buttons once the game is over
     // Gangs.
     const gy = 470;
     (v.gangs || []).forEach((gang, q) => {
@@ -138,14 +144,15 @@
       const nm = b.seats && b.seats[q] ? b.seats[q].name || "open seat" : "";
       svg.append(S("rect", {x, y, width: 322, height: 142, rx: 6, fill: active ? "#fff1c7" : "#fffdf8", stroke: KM.seatColours[q], "stroke-width": active ? 3 : 1.5}));
       svg.append(T(x + 8, y + 13, `P${q}${q === v.you ? " (you)" : ""} ${nm}`.slice(0, 34), {anchor: "start", size: 12, weight: "bold"}));
-      svg.append(T(x + 314, y + 13, `respect ${gang.respect} · fight ${gang.fight_points}`, {anchor: "end", size: 10}));
+      const goods = S("g", {});
+      goods.append(T(x + 314, y + 13, `respect ${gang.respect} · fight ${gang.fight_points}`, {anchor: "end", size: 10}));
       ["cell", "yard", "solitary", "court"].forEach((place, i) => {
-        svg.append(T(x + 8, y + 32 + i * 18, place, {anchor: "start", size: 10}));
-        const g = S("g", {});
-        pieces(g, x + 62, y + 25 + i * 18, gang[place], 11, types);
-        svg.append(g);
+        goods.append(T(x + 8, y + 32 + i * 18, place, {anchor: "start", size: 10}));
+        pieces(goods, x + 62, y + 25 + i * 18, gang[place], 11, types);
       });
-      svg.append(T(x + 8, y + 108, `shanks ${gang.shank_cards} · drugs ${gang.drug_chips} · commissary ${gang.commissary} · bribes ${gang.bribe_chips}`, {anchor: "start", size: 10}));
+      goods.append(T(x + 8, y + 108, `shanks ${gang.shank_cards} · drugs ${gang.drug_chips} · commissary ${gang.commissary} · bribes ${gang.bribe_chips}`, {anchor: "start", size: 10}));
+      b.key(goods, "gang:" + q);
+      svg.append(goods);
       if (q === v.you) {
         types.forEach((t, i) => {
           const g = S("g", {});
@@ -157,10 +164,13 @@
       }
     });
     if (v.final) {
+      // In the fight area, empty once the game is over.
       const fr = v.final;
-      svg.append(S("rect", {x: 620, y: 300, width: 370, height: 26 + 16 * n, rx: 6, fill: "#e3f4e1", stroke: "#6aa36a"}));
-      svg.append(T(630, 313, "Final respect: winner " + (fr.winners || []).map(w => "P" + w).join(", "), {anchor: "start", size: 12, weight: "bold"}));
-      (fr.respect || []).forEach((r, q) => svg.append(T(630, 331 + q * 16, `P${q}: ${r.total} (track ${r.track}, fight ${r.fight_king}, drug ${r.drug_king}, crew ${r.crew_king})`, {anchor: "start", size: 10})));
+      const nm = q => b.seats && b.seats[q] ? b.seats[q].name || "open seat" : "";
+      svg.append(S("rect", {x: 20, y: fy + 30, width: 580, height: 40 + 20 * n, rx: 6, fill: "#e3f4e1", stroke: "#6aa36a"}));
+      svg.append(T(30, fy + 46, "Final respect · winner: " + (fr.winners || []).map(w => `P${w} ${nm(w)}`).join(", ") + " · ties: most fight points", {anchor: "start", size: 12, weight: "bold"}));
+      (fr.respect || []).forEach((r, q) => svg.append(T(30, fy + 68 + q * 20,
+        `P${q} ${nm(q)}`.slice(0, 24) + `: ${r.total} (track ${r.track}, Fight King ${r.fight_king}, Drug King ${r.drug_king}, Crew King ${r.crew_king})`, {anchor: "start", size: 11})));
     }
     return svg;
   }
@@ -179,5 +189,71 @@
     return [];
   }
 
-  KM.boards["san-quentin-kings"] = {draw, targets};
+  // Words for a move: "gym T0 S1 C2" -> "gym: Tarantula 0, Scorpion 1, Cobra 2".
+  const BLOCKS = {shank: "Shank", commissary: "Commissary", "new-arrival": "New Arrival", drug: "Drug", gym: "Gym",
+    cafeteria: "Cafeteria Trade", "guard-influence": "Guard Influence", riot: "Riot"};
+  function label(text, v, names) {
+    const types = (v.legend && v.legend.types) || ["Cobra", "Scorpion", "Tarantula"];
+    const drugs = (v.legend && v.legend.drug_colours) || ["green", "white", "blue"];
+    const letter = {};
+    types.forEach(t => { letter[t[0].toUpperCase()] = t; });
+    drugs.forEach(d => { letter[d[0].toUpperCase()] = d; });
+    const counts = t => t.split(" ").map(x => { const m = x.match(/^([A-Z])(\d)$/); return m ? `${letter[m[1]] || m[1]} ${m[2]}` : x; }).join(", ");
+    const typ = t => types.find(x => x.toLowerCase() === t) || t;
+    const p = q => names[+q] || `player ${q}`;
+    let m;
+    if ((m = text.match(/^choose (\S+)$/))) return `play the ${BLOCKS[m[1]] || m[1]} block`;
+    if ((m = text.match(/^fist (.+)$/))) return `fist: ${counts(m[1])} (secret until all fists open)`;
+    if ((m = text.match(/^gym (.+)$/))) return `gym: ${counts(m[1])}`;
+    if ((m = text.match(/^buy shank (\w+)$/))) return `buy a ${typ(m[1])} shank card`;
+    if ((m = text.match(/^buy drug (\w+)$/))) return `buy a ${m[1]} drug chip`;
+    if ((m = text.match(/^buy piece (\w+)$/))) return `buy a ${typ(m[1])} piece`;
+    if ((m = text.match(/^buy chip with (.+) \+ (.+)$/))) return `buy a bribe chip with ${m[1]} and ${m[2]}`;
+    if (text === "done buying") return "stop buying bribe chips";
+    if (text === "pay commissary") return "pay for the drugs with a commissary";
+    if ((m = text.match(/^pay (\w+)-shank$/))) return `pay for the drugs with a ${typ(m[1])} shank card`;
+    if (text === "decline") return "do not pay: stay out of the drug fight";
+    if (text === "pass") return "pass: leave the fight";
+    if (text === "draw") return "draw a fight card";
+    if ((m = text.match(/^shank (\w+)$/))) return `play a ${typ(m[1])} shank card`;
+    if (text === "end turn") return "end your fighting turn";
+    if (text === "keep card") return "keep the card just drawn";
+    if (text === "bribe redraw") return "bribe a guard: discard the card just drawn and draw again";
+    if (text === "bribe extra card") return "bribe a guard: draw one more card";
+    if ((m = text.match(/^bribe take (\w+) of p(\d+) from p(\d+)$/))) return `bribe a guard: take ${p(m[2])}'s ${typ(m[1])} out of ${p(m[3])}'s fight area`;
+    if ((m = text.match(/^bribe free (\w+)$/))) return `bribe a guard: free your ${typ(m[1])} from solitary`;
+    if ((m = text.match(/^bribe steal (\S+) from p(\d+)$/))) return `bribe a guard: steal a ${m[1]} from ${p(m[2])}`;
+    if ((m = text.match(/^bribe steal (\S+) from supply$/))) return `bribe a guard: take a ${m[1]} from the supply`;
+    if ((m = text.match(/^bribe kill (\w+) of p(\d+) at p(\d+)$/))) return `bribe a guard: kill ${p(m[2])}'s ${typ(m[1])} in ${p(m[3])}'s fight area`;
+    if ((m = text.match(/^solitary (\w+)$/))) return `send one of your ${typ(m[1])}s to solitary`;
+    if ((m = text.match(/^parole (\w+)$/))) return `one of your ${typ(m[1])}s leaves the game on parole`;
+    if ((m = text.match(/^steal (drug|shank) from p(\d+)$/))) return `steal a ${m[1] === "drug" ? "drug chip" : "shank card"} from ${p(m[2])}`;
+    if (text === "play stolen") return "play the stolen shank card now";
+    if (text === "keep stolen") return "keep the stolen shank card";
+    if ((m = text.match(/^pick (\w+)$/))) return `take a ${typ(m[1])} off the bus`;
+    if ((m = text.match(/^initiator p(\d+)$/))) return `${p(m[1])} starts the year`;
+    if ((m = text.match(/^(shank cards|drug chips) (.+)$/))) return `${m[1]} dealt: ${counts(m[2])}`;
+    return null;
+  }
+
+  // Who won and why: most respect, then most fight points (ruling SQK-20).
+  function outcome(v, names) {
+    const fr = v.final;
+    if (!fr) return null;
+    const nm = q => names[q] || `player ${q}`;
+    const tot = (fr.respect || []).map(r => r.total);
+    const best = Math.max(...tot);
+    const tied = tot.map((x, q) => x === best ? q : -1).filter(q => q >= 0);
+    const ws = fr.winners || [];
+    let text = `${ws.map(nm).join(" and ")} ${ws.length === 1 ? "wins" : "share the win"} with the most respect, ${best}`;
+    const r = fr.respect[ws[0]];
+    if (r && ws.length === 1) text += ` (track ${r.track}, Fight King ${r.fight_king}, Drug King ${r.drug_king}, Crew King ${r.crew_king})`;
+    if (tied.length > 1) {
+      const fp = q => (v.gangs[q] || {}).fight_points;
+      text += `; tied on respect, ${ws.length === tied.length ? "and on" : "broken by"} fight points (${tied.map(q => `${nm(q)} ${fp(q)}`).join(", ")})`;
+    }
+    return {winners: ws, text: text + ". Respect: " + tot.map((x, q) => `${nm(q)} ${x}`).join(", ") + "."};
+  }
+
+  KM.boards["san-quentin-kings"] = {draw, targets, label, outcome, quiet: /^(mytype:|buy$|pay$|bribe$|fist$)/};
 })();
