@@ -8,6 +8,10 @@ _ABBR = {
 }
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _cell(card: dict | None) -> str:
     if card is None:
         return "  .   "
@@ -34,8 +38,13 @@ def render(view: dict) -> str:
     top = pile["top"]
     top_s = f"{top['clan']}{' leader' if top['leader'] else ''}" if top else "-"
     lines.append("")
-    lines.append(f"Draw pile: top {top_s}, {pile['size'] if pile['size'] is not None else '?'} cards.  "
-                 f"Discards: {sum(view['discards'].values())}.  Removed: {len(view['removed'])}.  (* = leader)")
+    size = pile["size"]
+    lines.append(f"Draw pile: top {top_s}, {_count(size, 'card') if size is not None else '? cards'}.  "
+                 f"Discards: {sum(view['discards'].values())}.  Removed: {len(view['removed'])}.")
+    if pile.get("known"):
+        lines.append("The draw pile is reshuffled discards: " + ", ".join(f"{k} x{v}" for k, v in pile["known"].items()))
+    lines.append("Legend: [BRU*] a card (* = clan leader), . an empty cell; " + ", ".join(
+        f"{a} {c}" for c, a in _ABBR.items()))
     if view["vacuum"]:
         lines.append(f"Power vacuum at {view['vacuum']}: fill it from one of the two cards beneath.")
     rewards = []
@@ -49,7 +58,8 @@ def render(view: dict) -> str:
         tag = " (you)" if q == view["you"] else ""
         status = " (passed)" if view["passed"][q] else ""
         rev = ", ".join(view["revealed_family"][q]) or "none"
-        lines.append(f"Player {q}{tag}: {view['hand_sizes'][q]} influence cards, family face up: {rev}{status}")
+        lines.append(f"Player {q}{tag}: {_count(view['hand_sizes'][q], 'influence card')}, "
+                     f"family face up: {rev}{status}")
     if "family" in view:
         fam = ", ".join(f"{f['clan']}{' (face up)' if f['revealed'] else ''}" for f in view["family"])
         infl = ", ".join(f"{k} x{v}" for k, v in view["influence"].items()) or "none"
@@ -58,6 +68,9 @@ def render(view: dict) -> str:
     if "scores" in view:
         lines.append("")
         for q in range(view["players"]):
-            lines.append(f"Player {q}: family {', '.join(view['families'][q])} -> {view['scores'][q]} points")
-        lines.append("Winner(s): " + ", ".join(f"player {w}" for w in view["winners"]))
+            lines.append(f"Player {q}: family {', '.join(view['families'][q])} -> {_count(view['scores'][q], 'point')}")
+        if view.get("outcome"):
+            lines.append(view["outcome"][0].upper() + view["outcome"][1:] + ".")
+        else:
+            lines.append("Winner(s): " + ", ".join(f"player {w}" for w in view["winners"]))
     return "\n".join(lines)

@@ -137,6 +137,7 @@ def view(game: KingsKilt, s: State, player: int | None) -> dict:
         out["scores"] = list(rules.scores(s))
         out["winners"] = list(rules.winners(s))
         out["returns"] = list(rules.returns(game, s))
+        out["outcome"] = rules.outcome(s)["text"]
     return out
 
 
