@@ -63,7 +63,7 @@ def position(
     """Returns a valid state at the active player's moves.
 
     ``spheres`` maps a POI name to a count of its own district's gang, or to
-    ``(gang, count)`` for another gang. Unlisted cards are unseen in the hero
+    ``(gang, count)`` for another gang, or to a list of such pairs. Unlisted cards are unseen in the hero
     draw pile, which is split into piles (by default: as set-up would).
     """
     n = g.num_players
@@ -73,8 +73,8 @@ def position(
     sph = [0] * (NUM_POIS * NUM_GANGS)
     for name, v in (spheres or {}).items():
         poi = P(name)
-        gang, count = (DISTRICT[poi], v) if isinstance(v, int) else v
-        sph[poi * NUM_GANGS + gang] = count
+        for gang, count in [(DISTRICT[poi], v)] if isinstance(v, int) else [v] if isinstance(v, tuple) else v:
+            sph[poi * NUM_GANGS + gang] = count
     supply = tuple(SPHERES_PER_GANG - sum(sph[k::NUM_GANGS]) for k in range(NUM_GANGS))
     disc = tuple(sorted(C(c) for c in hero_disc))
     held = {c for h in hand_ids for c in h} | set(disc)
@@ -91,7 +91,7 @@ def position(
         tuple(sorted(P(x) for x in safe)), ended, defeated, esc, war, pool, tuple(piles),
         tuple(pile_esc), esc_left, tuple(sorted(disc + esc_disc)),
         tuple(sorted(P(x) for x in gang_disc)), tuple(tuple(sorted(P(x) for x in layer)) for layer in gang_layers), (),
-        current, moves, tired or (0,) * n, quiet, (), -1, 0, PICK_LIMIT, -1, -1, -1, -1, -1, 0, "",
+        current, moves, tired or (0,) * n, quiet, (), -1, 0, PICK_LIMIT, -1, -1, -1, -1, -1, (), 0, "",
     )
     g.validate_state(s)
     return s

@@ -1,7 +1,10 @@
 """The five cast cards (designed, GGC-D3): each power, and each weakness when a card features them.
 
-Setup: 'Consider your cast members' powers and weaknesses'; ESCALATION!: 'paying special attention
-to the featured character's weakness'.
+Setup: 'Consider your cast members' powers and weaknesses'; Drawing Cards: 'If a card is an
+ESCALATION! Card ... paying special attention to the featured character's weakness'; Escalate:
+'pay attention to the pictured character's weakness'. By default weaknesses apply on ESCALATION!
+cards and their bottom cards only; the option ``weaknesses=every_card`` adds every gang card, with
+milder Exhausted and Absent-minded (GGC-16).
 """
 
 from __future__ import annotations
@@ -12,6 +15,15 @@ from ggc_helpers import C, P, count, game, names, position
 from kingmaker import IllegalActionError
 from kingmaker.games.gangs_of_green_city.data import PARK
 from kingmaker.games.gangs_of_green_city.state import ESC_WINDOW, MOVES, PICK_ONE
+
+EVERY = {"weaknesses": "every_card"}
+
+
+def _escalate(g, s, escalation: int, bottom: str):
+    """Plays player 0's last move, draws ESCALATION! #``escalation`` and its bottom card ``bottom``."""
+    s = g.play(s, "travel Radio Tower" if s.pawns[0] == P("Lighthouse") else "travel Lighthouse")
+    s = g.play(s, f"escalation {escalation}")
+    return g.play(s, f"gang card {bottom}")
 
 
 def _to_gang_leader(g, s):
@@ -58,8 +70,35 @@ def test_green_ghost_power_no_sphere_of_an_ended_gang_is_added_where_he_stands()
     assert s3.war == 1 and count(s3, "Lighthouse", "tonys") == 0 and count(s3, "Old Cannery") == 1
 
 
-def test_green_ghost_weakness_exhausted_his_next_turn_has_three_moves() -> None:
+def test_green_ghost_weakness_exhausted_adds_up_for_each_card_featuring_him() -> None:
+    """ESCALATION! #1 and its bottom card Tony's Pizzeria both feature Green Ghost: two moves fewer."""
     g = game()
+    s = position(g, cast=["Green Ghost", "Mayor Maple"], pawns=["Lighthouse", "Stadium"], moves=1)
+    s = _escalate(g, s, 1, "Tony's Pizzeria")
+    assert s.tired == (2, 0)
+    s = g.play(s, "hero card Swamp Gate")
+    # the Gang Leader's own cards featuring him do nothing by default
+    s = g.play(s, "gang card Tony's Pizzeria")  # the top layer: itself, featuring him (a riot)
+    s = g.play(s, "gang card Sal's Barbershop")  # featuring him too
+    assert s.tired == (2, 0) and s.current == 1
+    for _ in range(4):
+        s = g.play(s, "travel Police Headquarters" if s.pawns[1] == P("Stadium") else "travel Stadium")
+    s = g.play(s, "hero card Clocktower")
+    s = g.play(s, "hero card Iago")
+    s = g.play(s, "gang card City Hall")
+    s = g.play(s, "gang card Old Cannery")
+    assert s.current == 0 and s.moves == 2 and s.tired == (0, 0)
+
+
+def test_green_ghost_weakness_exhausted_leaves_at_least_one_move() -> None:
+    g = game()
+    s = position(g, cast=["Green Ghost", "Mayor Maple"], pawns=["Lighthouse", "Stadium"], moves=1, tired=(2, 0))
+    s = _escalate(g, s, 1, "Tony's Pizzeria")
+    assert s.tired == (3, 0)
+
+
+def test_every_card_option_green_ghost_weakness_exhausted_his_next_turn_has_three_moves() -> None:
+    g = game(**EVERY)
     s = position(g, cast=["Green Ghost", "Mayor Maple"], pawns=["Lighthouse", "Stadium"], moves=1)
     s = _to_gang_leader(g, s)
     s = g.play(s, "gang card Tony's Pizzeria")  # features Green Ghost
@@ -88,7 +127,23 @@ def test_professor_vance_power_ends_recruitment_with_four_cards() -> None:
 
 
 def test_professor_vance_weakness_absent_minded_discards_a_card_of_her_choice() -> None:
+    """ESCALATION! #2 features Professor Vance: she discards one card of her choice, however few."""
     g = game()
+    s = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
+                 hands=[[], ["Iago", "Catacombs"]])
+    s = _escalate(g, s, 2, "Courthouse")  # Courthouse features Detective Ruiz (not in play)
+    assert s.pick_player == 1 and s.pick_n == 1 and s.pick_kind == PICK_ONE and g.current_player(s) == 1
+    assert set(names(g, s)) == {"discard Iago", "discard Catacombs"}
+    s = g.play(s, "discard Catacombs", 1)
+    assert s.hands[1] == (C("Iago"),) and s.pick_n == 0
+    # with an empty hand there is nothing to discard
+    s2 = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1)
+    s2 = _escalate(g, s2, 2, "Courthouse")
+    assert s2.pick_n == 0 and g.current_player(s2) < 0
+
+
+def test_every_card_option_professor_vance_weakness_absent_minded_holding_five_cards() -> None:
+    g = game(**EVERY)
     s = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
                  hands=[[], ["Iago", "Catacombs", "Stadium", "Clocktower", "Courthouse"]])
     s = _to_gang_leader(g, s)
@@ -121,9 +176,18 @@ def test_detective_ruiz_power_brief_any_card_both_ways() -> None:
 def test_detective_ruiz_weakness_called_to_headquarters() -> None:
     g = game()
     s = position(g, cast=["Mayor Maple", "Detective Ruiz"], pawns=["Lighthouse", "Swamp Gate"], moves=1)
-    s = _to_gang_leader(g, s)
-    s = g.play(s, "gang card Courthouse")  # features Detective Ruiz
+    s = _escalate(g, s, 1, "Courthouse")  # the bottom card features Detective Ruiz
     assert s.pawns[1] == P("Police Headquarters")
+    # a Gang Leader's card featuring her does nothing by default, but does with every_card
+    e = game(**EVERY)
+    s2 = position(e, cast=["Mayor Maple", "Detective Ruiz"], pawns=["Lighthouse", "Swamp Gate"], moves=1)
+    s2 = _to_gang_leader(e, s2)
+    s2 = e.play(s2, "gang card Courthouse")
+    assert s2.pawns[1] == P("Police Headquarters")
+    s3 = position(g, cast=["Mayor Maple", "Detective Ruiz"], pawns=["Lighthouse", "Swamp Gate"], moves=1)
+    s3 = _to_gang_leader(g, s3)
+    s3 = g.play(s3, "gang card Courthouse")
+    assert s3.pawns[1] == P("Swamp Gate")
 
 
 # ---- Mayor Maple ----------------------------------------------------------------------------
@@ -145,15 +209,20 @@ def test_mayor_maple_weakness_scandal_shuts_the_safe_house_on_the_featured_poi()
     g = game()
     s = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
                  safe=("Green City High School", "Bellini Bakery"))
-    s = _to_gang_leader(g, s)
-    s = g.play(s, "gang card Bellini Bakery")  # features Mayor Maple
+    s = _escalate(g, s, 1, "Bellini Bakery")  # the bottom card features Mayor Maple
     assert s.safe == (P("Green City High School"),)
     # ... unless it is the last safe house on the board
     s2 = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
                   safe=("Bellini Bakery",))
-    s2 = _to_gang_leader(g, s2)
-    s2 = g.play(s2, "gang card Bellini Bakery")
+    s2 = _escalate(g, s2, 1, "Bellini Bakery")
     assert s2.safe == (P("Bellini Bakery"),)
+    # with every_card, a Gang Leader's card featuring her shuts it down too
+    e = game(**EVERY)
+    s3 = position(e, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
+                  safe=("Green City High School", "Bellini Bakery"))
+    s3 = _to_gang_leader(e, s3)
+    s3 = e.play(s3, "gang card Bellini Bakery")
+    assert s3.safe == (P("Green City High School"),)
 
 
 # ---- Nell the Cabbie ------------------------------------------------------------------------
@@ -166,16 +235,20 @@ def test_nell_the_cabbie_power_safe_house_without_a_card() -> None:
 
 def test_nell_the_cabbie_weakness_towed_to_the_featured_poi() -> None:
     g = game()
-    s = position(g, cast=["Nell the Cabbie", "Mayor Maple"], pawns=["Lighthouse", "Stadium"], moves=1,
-                 spheres={"Casino Fortuna": 2})
-    s = _to_gang_leader(g, s)
-    s = g.play(s, "gang card Casino Fortuna")  # features Nell
+    s = position(g, cast=["Nell the Cabbie", "Mayor Maple"], pawns=["Lighthouse", "Stadium"], moves=1)
+    s = _escalate(g, s, 1, "Casino Fortuna")  # the bottom card features Nell
     assert s.pawns[0] == P("Casino Fortuna") and count(s, "Casino Fortuna") == 3 and s.war == 0
+    e = game(**EVERY)
+    s2 = position(e, cast=["Nell the Cabbie", "Mayor Maple"], pawns=["Lighthouse", "Stadium"], moves=1,
+                  spheres={"Casino Fortuna": 2})
+    s2 = _to_gang_leader(e, s2)
+    s2 = e.play(s2, "gang card Casino Fortuna")
+    assert s2.pawns[0] == P("Casino Fortuna") and count(s2, "Casino Fortuna") == 3 and s2.war == 0
 
 
 # ---- who is in play ---------------------------------------------------------------------------
 def test_a_weakness_applies_only_when_that_character_is_in_play() -> None:
-    g = game()
+    g = game(**EVERY)
     s = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1)
     s = _to_gang_leader(g, s)
     before = s

@@ -21,7 +21,9 @@ def test_info_declares_a_cooperative_game_with_chance_and_open_information() -> 
     assert info.cooperative and info.constant_sum is None and not info.zero_sum
     assert info.has_chance and info.perfect_information
     assert (info.min_players, info.max_players) == (2, 5)
-    assert {o.name for o in info.options} == {"escalations", "continue_the_fight"}
+    assert {o.name for o in info.options} == {"escalations", "continue_the_fight", "starting_hands", "weaknesses"}
+    defaults = {o.name: o.default for o in info.options}
+    assert defaults["starting_hands"] is False and defaults["weaknesses"] == "escalation"
 
 
 def test_options_and_player_counts_are_checked() -> None:

@@ -40,18 +40,23 @@ def _set_up(g, seed=0):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("escalations", [4, 5, 6])
-def test_setup_builds_near_equal_piles_each_with_one_escalation(players: int, escalations: int) -> None:
-    """Setup: 'Divide the remaining Hero Deck into 6 equal stacks. Shuffle an ESCALATION! card into
-    each pile. Stack the piles on top of each other.' 53 - hands do not split equally: near-equal
-    piles, the larger on top (GGC-3); starting hands 4/3/2/2 (GGC-D6)."""
-    g = game(players, escalations=escalations)
+@pytest.mark.parametrize("hands", [False, True])
+def test_setup_builds_near_equal_piles_each_with_one_escalation(players: int, escalations: int, hands: bool) -> None:
+    """Setup: 'Pull the 6 ESCALATION! Cards out of the Hero Deck ... Divide the remaining Hero Deck
+    into 6 equal stacks. Shuffle an ESCALATION! card into each pile. Stack the piles on top of each
+    other.' The set-up list deals no hands: the 53 POI and respite cards make the piles (GGC-D6);
+    53 does not split equally: near-equal piles, the larger on top (GGC-3). The option
+    starting_hands deals 4/3/2/2 first, as Pandemic."""
+    g = game(players, escalations=escalations, starting_hands=hands)
     s = _set_up(g, seed=players * 10 + escalations)
-    hand = {2: 4, 3: 3, 4: 2, 5: 2}[players]
+    hand = {2: 4, 3: 3, 4: 2, 5: 2}[players] if hands else 0
     assert all(len(h) == hand for h in s.hands)
     assert len(s.piles) == escalations and s.pile_esc == (1,) * escalations
     plain = [p - 1 for p in s.piles]
     assert sum(plain) == NUM_HERO - hand * players == len(s.hero_pool)
     assert max(plain) - min(plain) <= 1 and plain == sorted(plain, reverse=True)
+    if not hands and escalations == 6:
+        assert s.piles == (10, 10, 10, 10, 10, 9)  # 53 = 9 + 9 + 9 + 9 + 9 + 8, each with its ESCALATION!
 
 
 def test_setup_seeds_nine_gang_cards_with_3_3_3_2_2_2_1_1_1_spheres() -> None:

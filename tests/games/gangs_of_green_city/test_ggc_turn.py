@@ -264,8 +264,9 @@ def test_setup_cards_trigger_no_weakness() -> None:
 
 
 def test_a_defeated_gangs_card_triggers_no_weakness() -> None:
-    """GGC-9: Stadium features Green Ghost; the Officials are defeated, so nothing happens."""
-    g = game()
+    """GGC-9 (option weaknesses=every_card, where a Gang Leader's card has a weakness at all):
+    Stadium features Green Ghost; the Officials are defeated, so nothing happens."""
+    g = game(weaknesses="every_card")
     s = _last_move(g, cast=["Green Ghost", "Mayor Maple"], ended=0b1000, defeated=0b1000)
     s = g.play(s, "hero card Swamp Gate")
     s = g.play(s, "hero card DeVos Financial")

@@ -49,6 +49,19 @@ class GangsOfGreenCity(Game):
             (False, True),
             "Continue The Fight: victory only once all four gangs are defeated",
         ),
+        Option(
+            "starting_hands",
+            False,
+            (False, True),
+            "deal starting hands of 4/3/2/2 cards for 2/3/4/5 players, as Pandemic (the rulebook deals none)",
+        ),
+        Option(
+            "weaknesses",
+            "escalation",
+            ("escalation", "every_card"),
+            "when featured weaknesses apply: 'escalation' (the rulebook: the ESCALATION! card and its "
+            "bottom card) or 'every_card' (every gang card too, with milder Exhausted and Absent-minded)",
+        ),
     )
     State = State
     conformance_games = 200
@@ -59,7 +72,8 @@ class GangsOfGreenCity(Game):
     def __init__(self, players: int, **options: Any) -> None:
         self.num_escalations = int(options.get("escalations", 6))
         self.continue_fight = bool(options.get("continue_the_fight", False))
-        self.hand_size = STARTING_HANDS[players]
+        self.hand_size = STARTING_HANDS[players] if options.get("starting_hands", False) else 0
+        self.every_card_weakness = options.get("weaknesses", "escalation") == "every_card"
         self._view_cache: tuple = (None, None)
         super().__init__(players, **options)
 

@@ -118,6 +118,7 @@ from .state import (
     TIRED,
     VICTORY,
     WAR,
+    WEAK_NEXT,
     WINDOW,
     State,
     gang_total,
@@ -133,7 +134,7 @@ if TYPE_CHECKING:
 
 _ALL_GANGS = (1 << NUM_GANGS) - 1
 RESPITE_IDS = (ROOFTOP, FUNDRAISER, QUIET, WITNESS, WATCH)
-ABSENT_MINDED_HAND = 5  # Professor Vance discards when a card features her and she holds this many
+ABSENT_MINDED_HAND = 5  # weaknesses=every_card: Professor Vance discards only holding this many
 
 
 def _without(t: tuple[int, ...], x: int) -> tuple[int, ...]:
@@ -152,7 +153,7 @@ def new_initial_state(game: GangsOfGreenCity) -> State:
         S_CAST, 0, (-1,) * n, (PARK,) * n, ((),) * n, (0,) * NUM_POIS,
         (SPHERES_PER_GANG,) * NUM_GANGS, (START_SAFE_HOUSE,), 0, 0, 0, 0,
         tuple(range(NUM_HERO)), (), (), tuple(range(game.num_escalations)), (), (), (), (),
-        0, 0, (0,) * n, 0, (), -1, 0, PICK_LIMIT, -1, -1, -1, -1, -1, 0, "",
+        0, 0, (0,) * n, 0, (), -1, 0, PICK_LIMIT, -1, -1, -1, -1, -1, (), 0, "",
     )
 
 
@@ -560,7 +561,10 @@ def _apply_chance(game: GangsOfGreenCity, w: list, a: int) -> None:
         w[GANG_DISC] = _with(w[GANG_DISC], c)
         w[DEAL] = d + 1
         if d + 1 == len(SETUP_SPHERES):
-            w[STAGE], w[DEAL] = S_HANDS, 0
+            if game.hand_size:
+                w[STAGE], w[DEAL] = S_HANDS, 0
+            else:
+                _build_piles(game, w)
         return
     if st == S_HANDS:
         c = a - A.HDRAW0
@@ -571,15 +575,7 @@ def _apply_chance(game: GangsOfGreenCity, w: list, a: int) -> None:
         w[HERO_POOL] = _without(w[HERO_POOL], c)
         w[DEAL] = d + 1
         if d + 1 == game.hand_size * n:
-            rest = len(w[HERO_POOL])
-            e = game.num_escalations
-            base, extra = divmod(rest, e)
-            # near-equal piles, the larger ones on top (GGC-3), each with its ESCALATION!
-            w[PILES] = tuple(base + 1 + (i < extra) for i in range(e))
-            w[PILE_ESC] = (1,) * e
-            w[STAGE], w[DEAL] = MOVES_STAGE, 0
-            w[CURRENT] = 0
-            w[MOVES_LEFT] = MOVES
+            _build_piles(game, w)
         return
     if st == DRAW:
         c = a - A.HDRAW0
@@ -616,33 +612,59 @@ def _apply_chance(game: GangsOfGreenCity, w: list, a: int) -> None:
     w[GANG_DISC] = _with(w[GANG_DISC], c)
     g = DISTRICT[c]
     if st == ESC_BOTTOM:
+        # a defeated gang's bottom card adds no sphere (its spheres are in the box), but both
+        # featured weaknesses apply: Escalate has no exception (GGC-9, GGC-16)
         _place(game, w, c, g, MAX_SPHERES)
-        if not w[RESULT]:
-            _weakness(game, w, ESC_FEATURED[w[ESC_CARD]], c, g)
-        if not w[RESULT]:
-            _weakness(game, w, FEATURED[c], c, g)
         w[STAGE] = ESC_WINDOW
         w[WINDOW] = _holders(game, w)
+        if not w[RESULT]:
+            _weakness(game, w, ESC_FEATURED[w[ESC_CARD]], c)
+        if not w[RESULT]:
+            # one card after the other (GGC-12): the bottom card's weakness waits for a
+            # discard the ESCALATION! card's weakness asked for
+            if w[PICK_N] > 0:
+                w[WEAK_NEXT] = (FEATURED[c], c)
+            else:
+                _weakness(game, w, FEATURED[c], c)
         return
     w[DEAL] -= 1
     if w[DEFEATED] >> g & 1:
         return  # a defeated gang's card does nothing (GGC-9)
     _place(game, w, c, g, 1)
-    if not w[RESULT]:
-        _weakness(game, w, FEATURED[c], c, g)
+    if game.every_card_weakness and not w[RESULT]:
+        _weakness(game, w, FEATURED[c], c)  # option weaknesses=every_card (GGC-16)
 
 
-def _weakness(game: GangsOfGreenCity, w: list, k: int, poi: int, g: int) -> None:
-    """Applies cast member ``k``'s weakness for a card featuring them, if they are in play."""
+def _build_piles(game: GangsOfGreenCity, w: list) -> None:
+    """Divides the hero deck into near-equal piles, the larger ones on top (GGC-3), each with
+    its ESCALATION!, and starts the first turn."""
+    rest = len(w[HERO_POOL])
+    e = game.num_escalations
+    base, extra = divmod(rest, e)
+    w[PILES] = tuple(base + 1 + (i < extra) for i in range(e))
+    w[PILE_ESC] = (1,) * e
+    w[STAGE], w[DEAL] = MOVES_STAGE, 0
+    w[CURRENT] = 0
+    w[MOVES_LEFT] = MOVES
+
+
+def _weakness(game: GangsOfGreenCity, w: list, k: int, poi: int) -> None:
+    """Applies cast member ``k``'s weakness for a card featuring them, if they are in play.
+
+    By default (weaknesses only on ESCALATION!) Exhausted adds up (at least one move
+    remains) and Absent-minded takes a card whatever the hand; with the option
+    ``weaknesses=every_card`` they are the milder forms tuned for that (GGC-16).
+    """
     cast = w[CAST]
     if k not in cast:
         return
     q = cast.index(k)
     if k == GHOST:
         tired = w[TIRED]
-        w[TIRED] = tired[:q] + (1,) + tired[q + 1 :]
+        t = 1 if game.every_card_weakness else min(tired[q] + 1, MOVES - 1)
+        w[TIRED] = tired[:q] + (t,) + tired[q + 1 :]
     elif k == PROFESSOR:
-        if len(w[HANDS][q]) >= ABSENT_MINDED_HAND:
+        if len(w[HANDS][q]) >= (ABSENT_MINDED_HAND if game.every_card_weakness else 1):
             _ask_discard(game, w, q, 1, PICK_ONE, -1)
     elif k == DETECTIVE:
         pawns = w[PAWNS]
@@ -764,11 +786,17 @@ def _settle(game: GangsOfGreenCity, w: list) -> None:
             w[STAGE] = OVER
             w[RESP], w[RESP_PLAYER], w[RESP_PAWN] = -1, -1, -1
             w[PICK_PLAYER], w[PICK_N], w[WINDOW] = -1, 0, ()
+            w[WEAK_NEXT] = ()
             return
         if w[PICK_N] <= 0 and w[PICK_PLAYER] >= 0:
             w[PICK_PLAYER], w[PICK_N], w[PICK_KIND], w[PICK_GANG] = -1, 0, PICK_LIMIT, -1
         if w[RESP] >= 0 or w[PICK_N] > 0:
             return
+        if w[WEAK_NEXT]:
+            k, poi = w[WEAK_NEXT]
+            w[WEAK_NEXT] = ()
+            _weakness(game, w, k, poi)
+            continue
         st = w[STAGE]
         if st == MOVES_STAGE:
             if w[MOVES_LEFT] > 0:
@@ -934,6 +962,9 @@ def validate_state(game: GangsOfGreenCity, s: State) -> None:
         raise InvalidStateError("a respite target needs a respite and its player")
     if s.pick_n > 0 and (not 0 <= s.pick_player < n or s.pick_n > len(s.hands[s.pick_player])):
         raise InvalidStateError("a pending discard needs a player holding enough cards")
+    if s.weak_next and (len(s.weak_next) != 2 or not 0 <= s.weak_next[0] < NUM_CAST
+                        or not 0 <= s.weak_next[1] < NUM_POIS or s.pick_n <= 0):
+        raise InvalidStateError("a weakness waits (cast, POI) only behind a pending discard")
     if any(not 0 <= q < n for q in s.window):
         raise InvalidStateError("window players out of range")
     if s.stage in (ESC_WINDOW, GANG_WINDOW) and s.resp < 0 and s.pick_n <= 0 and not s.window:

@@ -46,6 +46,8 @@ Fields (n players)::
     resp_player who plays it
     resp_pawn   Rooftop Chase: the pawn chosen (-1 until chosen)
     esc_card    the ESCALATION! card being resolved (-1: none)
+    weak_next   (cast, POI) of a weakness still to apply once a pending discard is done, or ()
+                (weaknesses apply one card after the other, GGC-12)
     result      0 in play, 1 victory, 2 defeat
     reason      why the game ended ('' in play)
 """
@@ -60,7 +62,7 @@ from ...core.api import frozen_state
 # stages
 S_CAST = 0  # chance: a cast card for player `deal`
 S_GANGS = 1  # chance: set-up gang card number `deal` (3, 3, 3, 2, 2, 2, 1, 1, 1 spheres)
-S_HANDS = 2  # chance: starting hands, card number `deal`
+S_HANDS = 2  # chance: starting hands (option starting_hands), card number `deal`
 MOVES = 3  # the active player takes moves
 DRAW = 4  # chance: a hero card
 ESC_BOTTOM = 5  # chance: the bottom gang card of an ESCALATION!
@@ -149,6 +151,7 @@ class State:
     resp_player: int
     resp_pawn: int
     esc_card: int
+    weak_next: tuple[int, ...]
     result: int
     reason: str
 
@@ -159,7 +162,7 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
     STAGE, DEAL, CAST, PAWNS, HANDS, SPHERES, SUPPLY, SAFE, ENDED, DEFEATED, ESC, WAR,
     HERO_POOL, PILES, PILE_ESC, ESC_LEFT, HERO_DISC, GANG_DISC, GANG_LAYERS, GANG_OUT, CURRENT,
     MOVES_LEFT, TIRED, QUIET, WINDOW, PICK_PLAYER, PICK_N, PICK_KIND, PICK_GANG, RESP,
-    RESP_PLAYER, RESP_PAWN, ESC_CARD, RESULT, REASON,
+    RESP_PLAYER, RESP_PAWN, ESC_CARD, WEAK_NEXT, RESULT, REASON,
 ) = range(len(FIELDS))
 _GET = attrgetter(*FIELDS)
 

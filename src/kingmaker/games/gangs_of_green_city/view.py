@@ -69,6 +69,11 @@ _WRAP = tuple(i for a, b, w in _EDGES if w for i in (a, b))
 _PICK_NAMES = {PICK_LIMIT: "hand limit", PICK_ONE: "Absent-minded"}
 
 
+def _weakness_text(game: GangsOfGreenCity, k: int) -> str:
+    c = CAST[k]
+    return c.get("weakness_every_card", c["weakness"]) if game.every_card_weakness else c["weakness"]
+
+
 def card(c: int) -> dict:
     """Returns a hero card as data: id, name, kind and (for a POI card) its district."""
     if c < NUM_POIS:
@@ -177,7 +182,7 @@ def _build(game: GangsOfGreenCity, s: State) -> dict:
                 "cast": None if s.cast[q] < 0 else CAST[s.cast[q]]["name"],
                 "role": None if s.cast[q] < 0 else CAST[s.cast[q]]["kind"],
                 "power": None if s.cast[q] < 0 else CAST[s.cast[q]]["power"],
-                "weakness": None if s.cast[q] < 0 else CAST[s.cast[q]]["weakness"],
+                "weakness": None if s.cast[q] < 0 else _weakness_text(game, s.cast[q]),
                 "pawn": s.pawns[q],
                 "pawn_at": POI_NAMES[s.pawns[q]] if s.pawns[q] < NUM_POIS else PARK_NAME,
                 "hand": [hero_card_name(c) for c in s.hands[q]],
@@ -213,6 +218,9 @@ def _build(game: GangsOfGreenCity, s: State) -> dict:
             "why": _PICK_NAMES.get(s.pick_kind, "end recruitment"),
             "district": None if s.pick_gang < 0 else GANG_NAMES[s.pick_gang],
         },
+        "pending_weakness": None
+        if not s.weak_next
+        else {"cast": CAST[s.weak_next[0]]["name"], "poi": POI_NAMES[s.weak_next[1]]},
         "respite_pending": None
         if s.resp < 0
         else {
