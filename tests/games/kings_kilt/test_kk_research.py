@@ -223,8 +223,7 @@ def test_outcome_still_tied_share_the_throne_and_one_point_singular(g3):
     s = play(g3, s, "pass", "pass", "pass")
     out = g3.outcome(s)
     assert out["winners"] == [0, 1] and out["reason"] == "shared_throne"
-    assert out["text"] == ("player 0 and player 1 tie on 1 point; player 0 and player 1 also tie on "
-                           "1 influence card left and share the throne")
+    assert out["text"] == "player 0 and player 1 tie on 1 point and on 1 influence card left: they share the throne"
 
 
 # ---- the terminal ------------------------------------------------------------------------------

@@ -491,12 +491,11 @@ def outcome(s: State) -> dict:
             "text": f"{_names(tied)} tie on {points}, broken by influence cards: "
             f"player {won[0]} wins with {cards} left",
         }
-    return {
-        "winners": won,
-        "reason": "shared_throne",
-        "text": f"{_names(tied)} tie on {points}; {_names(won)} also tie on {cards} left "
-        "and share the throne",
-    }
+    if won == tied:
+        text = f"{_names(won)} tie on {points} and on {cards} left: they share the throne"
+    else:
+        text = f"{_names(tied)} tie on {points}; {_names(won)} also tie on {cards} left and share the throne"
+    return {"winners": won, "reason": "shared_throne", "text": text}
 
 
 # ---- checks ----------------------------------------------------------------
