@@ -1,4 +1,8 @@
-"""The core of Kingmaker: contract, errors, registry, matches, records, conformance."""
+"""The core of Kingmaker: contract, errors, registry, matches, records, conformance.
+
+``__all__`` below is the package's public list: ``kingmaker`` re-exports
+exactly these names (and ``__version__``); tests/test_public_api.py guards it.
+"""
 
 from .api import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Option, frozen_state, node_name
 from .errors import (
