@@ -59,12 +59,14 @@ def lab() -> None:
 @click.option("--jobs", "-j", type=int, default=None, help="Local worker processes (default: every core).")
 @backend_options
 @click.option("--fresh", is_flag=True, help="Forget the games stored in the results directory first.")
+@click.option("--part", default=None, metavar="K/N",
+              help="Play only share K of N of the games (one machine of N; join them with lab merge).")
 @click.option("--report", "report_to", default=None, type=click.Path(dir_okay=False),
               help="Then write the report here (.md or .html).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--flush-every", type=float, default=5.0, show_default=True, hidden=True)
 def run_cmd(study_file, game, players, agents, games, seed, option, grid, slow, name, out, jobs, use_ray,
-            ray_address, ship_code, fresh, report_to, quiet, flush_every) -> None:
+            ray_address, ship_code, fresh, part, report_to, quiet, flush_every) -> None:
     """Play a study's missing games (a TOML STUDY_FILE, or --game and flags)."""
     from .backends import make_backend
     from .runner import default_out, progress_bar, run_study
@@ -87,6 +89,12 @@ def run_cmd(study_file, game, players, agents, games, seed, option, grid, slow, 
             from dataclasses import replace
 
             study = replace(study, name=name)
+        share = None
+        if part:
+            k, sep, n = part.partition("/")
+            if not sep or not k.strip().isdigit() or not n.strip().isdigit():
+                raise click.BadParameter(f"{part!r}: write K/N, e.g. 1/2", param_hint="--part")
+            share = (int(k), int(n))
         backend = make_backend(jobs=jobs, ray=use_ray, ray_address=ray_address, ship_code=ship_code)
     except ValueError as e:
         raise click.ClickException(str(e)) from None
@@ -102,7 +110,7 @@ def run_cmd(study_file, game, players, agents, games, seed, option, grid, slow, 
     click.echo(f"{study.name}: {study.game}, {cells} cells x {study.games} games, on {backend.describe()} -> {target}")
     try:
         if quiet:
-            res = run_study(study, target, backend, fresh=fresh, flush_every=flush_every)
+            res = run_study(study, target, backend, fresh=fresh, flush_every=flush_every, part=share)
         else:
             with progress_bar() as bar:
                 task = bar.add_task(study.name, total=None)
@@ -110,7 +118,8 @@ def run_cmd(study_file, game, players, agents, games, seed, option, grid, slow, 
                 def tick(done: int, total: int) -> None:
                     bar.update(task, completed=done, total=total)
 
-                res = run_study(study, target, backend, fresh=fresh, flush_every=flush_every, on_games=tick)
+                res = run_study(study, target, backend, fresh=fresh, flush_every=flush_every,
+                                    on_games=tick, part=share)
     except KeyboardInterrupt:
         click.echo("interrupted: the finished games are stored; run again to resume")
         raise SystemExit(130) from None

@@ -49,6 +49,18 @@ def _signed(d: dict, pct: bool) -> str:
     return f"{f(d['diff'])} ({f(lo)} to {f(hi)}), p={d['p']:.3g}{mark}"
 
 
+def _hist(ax, values: list, label: str) -> None:
+    """Draws a step histogram of shares (not counts), one bin per integer for small integer ranges."""
+    if not values:
+        return
+    lo, hi = min(values), max(values)
+    if all(float(v).is_integer() for v in values) and hi - lo <= 60:
+        bins = [lo - 0.5 + k for k in range(int(hi - lo) + 2)]
+    else:
+        bins = 30
+    ax.hist(values, bins=bins, weights=[1 / len(values)] * len(values), histtype="step", label=label)
+
+
 def _plots(a: dict, study: Study, dest: Path, stem: str) -> dict[str, Path]:
     import matplotlib
 
@@ -133,9 +145,9 @@ def _plots(a: dict, study: Study, dest: Path, stem: str) -> dict[str, Path]:
 
     fig, ax = plt.subplots(figsize=(7, 4))
     for c in cells[:_MAX_LINES]:
-        ax.hist(c["lengths"], bins=40, histtype="step", label=c["label"])
+        _hist(ax, c["lengths"], c["label"])
     ax.set_xlabel("game length (actions, chance included)")
-    ax.set_ylabel("games")
+    ax.set_ylabel("share of games")
     ax.legend(fontsize=7)
     save(fig, "length")
 
@@ -160,10 +172,8 @@ def _plots(a: dict, study: Study, dest: Path, stem: str) -> dict[str, Path]:
         for k, name in enumerate(figs):
             ax = axs[k // cols][k % cols]
             for c in cells[:_MAX_LINES]:
-                vals = c["figures"][name]["values"]
-                if vals:
-                    ax.hist(vals, bins=min(30, max(5, len(set(vals)))), histtype="step", label=c["label"])
-            ax.set_title(name, fontsize=9)
+                _hist(ax, c["figures"][name]["values"], c["label"])
+            ax.set_title(f"{name} (share of seat-games)", fontsize=9)
         for k in range(len(figs), rows * cols):
             axs[k // cols][k % cols].axis("off")
         axs[0][0].legend(fontsize=6)

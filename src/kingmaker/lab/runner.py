@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .backends import Backend, make_backend
 from .play import chunk_task, play_chunk
-from .study import Study
+from .study import Study, StudyError
 
 __all__ = ["RunResult", "default_out", "progress_bar", "run_study", "tasks_for"]
 
@@ -44,11 +44,17 @@ def default_out(study: Study) -> Path:
     return Path("runs") / "lab" / study.name
 
 
-def tasks_for(study: Study, done: set[tuple[int, int]], workers: int = 1) -> list[tuple]:
-    """Returns the chunk tasks of every missing game, cells taken in turn."""
+def tasks_for(study: Study, done: set[tuple[int, int]], workers: int = 1,
+              part: tuple[int, int] | None = None) -> list[tuple]:
+    """Returns the chunk tasks of every missing game, cells taken in turn.
+
+    ``part=(k, n)`` keeps the games whose index is k-1 modulo n: machine k of n
+    plays its share, and ``kingmaker lab merge`` joins the shares.
+    """
+    k, n = part or (1, 1)
     per_cell = []
     for cell in study.cells():
-        missing = [i for i in range(study.games) if (cell.number, i) not in done]
+        missing = [i for i in range(study.games) if (cell.number, i) not in done and i % n == k - 1]
         per_cell.append((cell, missing))
     most = max((len(m) for _, m in per_cell), default=0)
     size = study.chunk or max(1, min(50, math.ceil(most / (8 * max(1, workers)))))
@@ -66,6 +72,7 @@ def run_study(
     fresh: bool = False,
     flush_every: float = 5.0,
     on_games: Callable[[int, int], None] | None = None,
+    part: tuple[int, int] | None = None,
 ) -> RunResult:
     """Plays the games of ``study`` that ``out`` lacks; returns what it did.
 
@@ -76,6 +83,7 @@ def run_study(
         fresh: forget the stored games first.
         flush_every: seconds between writes of the finished rows.
         on_games: called with (games finished now, games to play) as chunks finish.
+        part: (k, n): play only share k of n (see ``tasks_for``), e.g. one machine's.
 
     Raises:
         StoreError: ``out`` holds another study's games or games played by other code.
@@ -86,7 +94,9 @@ def run_study(
     own = backend is None
     backend = backend or make_backend()
     done = store.done()
-    tasks = tasks_for(study, done, backend.workers)
+    if part is not None and not (isinstance(part[0], int) and 1 <= part[0] <= part[1]):
+        raise StudyError(f"part {part[0]}/{part[1]}: write K/N with 1 <= K <= N", "part")
+    tasks = tasks_for(study, done, backend.workers, part)
     total = sum(len(t[5]) for t in tasks)
     if on_games:
         on_games(0, total)
