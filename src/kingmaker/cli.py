@@ -188,8 +188,17 @@ def _build_match(g: Game, seats: tuple[int, ...], bots: tuple[str, ...], seed: i
     return Match(g, agents, seed=seed if seed is not None else random.randrange(10**9))
 
 
+GROUP_ABOVE = 30  # a move list longer than this is shown grouped by its first word
+
+
 class TerminalGame:
-    """Runs a match in the terminal: bots move by themselves, people type moves."""
+    """Runs a match in the terminal: bots move by themselves, people type moves.
+
+    Between two of a person's decisions it shows every event since the previous
+    one, as that person may see it (``match.log_for``), with a blank line
+    between turns. A turn is a run of decisions by one player (or one
+    simultaneous choice) with the chance events that follow them.
+    """
 
     def __init__(self, match: Match, humans: set[int], save: str | None = None, inp=input) -> None:
         self.match = match
@@ -198,7 +207,13 @@ class TerminalGame:
         self.save = save
         self.input = inp
         self.last_viewer: int | None = None
+        # Per observer (each person, and None for the spectator's final screen): how much
+        # of their log was shown, and where in it each turn begins.
+        self.observers: list[int | None] = [*sorted(humans), None]
         self.seen_log: dict[int | None, int] = {}
+        self.turn_starts: dict[int | None, set[int]] = {o: set() for o in self.observers}
+        self._last_turn: Any = None
+        self._last_was_chance = False
 
     def run(self) -> None:
         m = self.match
@@ -208,11 +223,13 @@ class TerminalGame:
             cp = m.current_player
             if cp == CHANCE:
                 m.step_chance()
+                self._last_was_chance = True
                 continue
             acting = m.acting_players
             human_turn = [p for p in acting if p in self.humans]
             bot_turn = [p for p in acting if p not in self.humans]
             if bot_turn:
+                self._mark_turn(cp, bot_turn[0])
                 m.step()
                 continue
             if not human_turn:  # pragma: no cover - defensive
@@ -220,6 +237,36 @@ class TerminalGame:
             if not self.human_move(human_turn[0]):
                 return
         self.finish()
+
+    # ---- the story ---------------------------------------------------------------
+    def _mark_turn(self, cp: int, player: int) -> None:
+        """Notes where a new turn begins in every observer's log, before a decision is applied."""
+        key = "simultaneous" if cp == SIMULTANEOUS else player
+        new = key != self._last_turn or (cp == SIMULTANEOUS and self._last_was_chance)
+        if new and self._last_turn is not None:
+            for o in self.observers:
+                self.turn_starts[o].add(len(self.match.log_for(o)))
+        self._last_turn = key
+        self._last_was_chance = False
+
+    def _story(self, observer: int | None, start: int, end: int | None = None) -> Text:
+        """Returns the observer's log lines from ``start`` on, a blank line between turns."""
+        log = self.match.log_for(observer)
+        marks = self.turn_starts[observer]
+        lines: list[str] = []
+        for i in range(start, len(log) if end is None else end):
+            if i in marks and lines:
+                lines.append("")
+            lines.append(log[i])
+        return Text("\n".join(lines), style="dim")
+
+    def _news(self, observer: int | None) -> None:
+        """Prints every event since the observer last saw the log, however many."""
+        start = self.seen_log.get(observer, 0)
+        self.seen_log[observer] = len(self.match.log_for(observer))
+        story = self._story(observer, start)
+        if story.plain:
+            console.print(story)
 
     def _handover(self, player: int) -> None:
         if len(self.humans) > 1 and self.last_viewer != player:
@@ -230,31 +277,46 @@ class TerminalGame:
             console.clear()
         self.last_viewer = player
 
-    def _news(self, player: int) -> None:
-        log = self.match.log_for(player)
-        start = self.seen_log.get(player, 0)
-        fresh = log[start:]
-        self.seen_log[player] = len(log)
-        if fresh:
-            console.print(Text("\n".join(fresh[-15:]), style="dim"))
-
     def show(self, player: int) -> None:
         view = self.match.view(player)
         console.print(Panel(render_view(self.game, view), title=f"{self.game.name}: player {player}'s view"))
+
+    def show_moves(self, names: list[str]) -> None:
+        """Prints the numbered moves; a long list is grouped by the notation's first word."""
+        if len(names) <= GROUP_ABOVE:
+            table = Table(show_header=False, box=None)
+            for i, name in enumerate(names, 1):
+                table.add_row(Text(f"{i:>3}", style="cyan"), Text(name))
+            console.print(table)
+            return
+        console.print(Text(f"{len(names)} moves, grouped; type a number or the whole notation "
+                           "(e.g. '" + names[0] + "')", style="dim"))
+        for line in group_moves(names, console.width):
+            console.print(Text(line))
+
+    def _menu(self, player: int, legal: list[int], names: list[str]) -> bool:
+        """Shows the moves or the game's typing hint; returns True when the hint is shown."""
+        hint = self.game.move_prompt(self.match.state, player)
+        if hint and len(legal) > 1:
+            console.print(Text(f"Type your move: {hint}. ({len(legal)} possible moves; 'moves' lists them.)"))
+            return True
+        self.show_moves(names)
+        return False
 
     def human_move(self, player: int) -> bool:
         m = self.match
         self._handover(player)
         self._news(player)
+        self.seen_log[None] = len(m.log_for(None))  # the final screen of a hot-seat game starts here
         self.show(player)
         simultaneous = m.current_player == SIMULTANEOUS
+        listed = True
         while True:
             legal = m.legal_actions(player)
             names = [self.game.action_to_str(m.state, a) for a in legal]
-            table = Table(show_header=False, box=None)
-            for i, name in enumerate(names, 1):
-                table.add_row(Text(f"{i:>3}", style="cyan"), Text(name))
-            console.print(table)
+            if listed:
+                hinted = self._menu(player, legal, names)
+            listed = True
             hint = " (secret)" if simultaneous else ""
             try:
                 text = self.input(f"player {player}{hint}> ").strip()
@@ -265,13 +327,19 @@ class TerminalGame:
                 continue
             low = text.lower()
             if low in ("help", "?"):
-                console.print("Type a move's number or its notation. Commands: board, log, save FILE, quit.")
+                console.print("Type a move's number or its notation. Commands: board, moves, log, save FILE, quit.")
+                listed = False
                 continue
             if low == "board":
                 self.show(player)
                 continue
+            if low == "moves":
+                self.show_moves(names)
+                listed = False
+                continue
             if low == "log":
-                console.print(Text("\n".join(m.log_for(player)[-40:]) or "(nothing yet)"))
+                story = self._story(player, 0)
+                console.print(story if story.plain else Text("(nothing yet)"))
                 continue
             if low in ("quit", "exit"):
                 console.print("Game abandoned.")
@@ -282,27 +350,88 @@ class TerminalGame:
                 console.print(f"record saved to {path}")
                 continue
             try:
-                if text.isdigit():
+                if text.isdigit() and not (hinted and _parses(self.game, m.state, text, player)):
                     k = int(text)
                     if not 1 <= k <= len(legal):
-                        console.print(f"[red]no move {k}[/red]: choose 1 to {len(legal)}")
+                        console.print(Text(f"no move {k}: choose 1 to {len(legal)}", style="red"))
+                        listed = False
                         continue
-                    m.play(legal[k - 1], player)
+                    action: int | str = legal[k - 1]
                 else:
-                    m.play(text, player)
+                    action = text
+                self._mark_turn(m.current_player, player)
+                m.play(action, player)
             except GameError as e:
                 console.print(Text(str(e), style="red"))
+                listed = False
                 continue
             return True
 
     def finish(self) -> None:
+        """The final screen: the last moves, the final position, who won and why, the figures."""
         m = self.match
+        # One person: their own story since their last decision; hot-seat: the spectator's.
+        viewer = next(iter(self.humans)) if len(self.humans) == 1 else None
+        console.print(Text("Final moves:", style="bold"))
+        self._news(viewer)
         console.print(Panel(render_view(self.game, m.view(None)), title="Final position"))
-        ret = m.returns()
-        console.print("Result: " + ", ".join(f"player {p}: {r:g}" for p, r in enumerate(ret)))
+        console.print(Text("Result: " + outcome_text(self.game, m.state), style="bold"))
+        console.print(figures_table(self.game, m.state, m.returns()))
         if self.save:
             m.record().save(self.save)
             console.print(f"record saved to {self.save}")
+
+
+def _parses(game: Game, state: Any, text: str, player: int) -> bool:
+    try:
+        game.parse_action(state, text, player)
+    except GameError:
+        return False
+    return True
+
+
+def group_moves(names: list[str], width: int = 80) -> list[str]:
+    """Returns lines showing numbered moves grouped by the first word of their notation.
+
+    Each group is a heading (``ascend (12):``) and its moves in columns, each
+    move as its number and the rest of its notation.
+    """
+    groups: dict[str, list[str]] = {}
+    for i, name in enumerate(names, 1):
+        head, _, rest = name.partition(" ")
+        groups.setdefault(head, []).append(f"{i:>3} {rest or head}")
+    lines: list[str] = []
+    for head, cells in groups.items():
+        lines.append(f"{head} ({len(cells)}):")
+        cell_w = max(len(c) for c in cells) + 2
+        per_row = max(1, (max(width, 20) - 2) // cell_w)
+        for r in range(0, len(cells), per_row):
+            lines.append("  " + "".join(c.ljust(cell_w) for c in cells[r : r + per_row]).rstrip())
+    return lines
+
+
+def outcome_text(game: Game, state: Any) -> str:
+    """Returns the game's sentence on who won and why, ending with a full stop."""
+    text = str(game.outcome(state).get("text") or "the game is over")
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!")) else text + "."
+
+
+def figures_table(game: Game, state: Any, returns: tuple[float, ...]) -> Table:
+    """Returns a small table of the game's per-seat figures at the end, with the returns."""
+    figs = game.figures(state)
+    table = Table(title="Figures", title_justify="left")
+    table.add_column("player")
+    for name in figs:
+        table.add_column(name.replace("_", " "), justify="right")
+    table.add_column("return", justify="right")
+    for p in range(game.num_players):
+        table.add_row(str(p), *(_num(vals[p]) for vals in figs.values()), f"{returns[p]:g}")
+    return table
+
+
+def _num(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
 
 
 @main.command()
@@ -328,7 +457,8 @@ def replay(file: str, seat: int | None, step: bool) -> None:
                 return
     console.print(Panel(render_view(game, game.view(final, seat)), title="Final position"))
     if game.is_terminal(final):
-        console.print("Result: " + ", ".join(f"player {p}: {r:g}" for p, r in enumerate(game.returns(final))))
+        console.print(Text("Result: " + outcome_text(game, final), style="bold"))
+        console.print(figures_table(game, final, tuple(game.returns(final))))
     else:
         console.print("(the record ends before the game does)")
 
