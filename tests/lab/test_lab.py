@@ -275,3 +275,15 @@ def test_store_keeps_each_game_once_after_an_interrupted_compaction(tmp_path):
     rows = _rows(tmp_path / "a")
     store.append(rows[:10], 0.0)  # a copy left behind, as by a kill mid-compaction
     assert _rows(tmp_path / "a") == rows
+
+
+def test_the_arena_takes_the_same_backends():
+    from kingmaker.agents.arena import run_arena
+
+    def key(result):
+        return [(g["index"], g["seed"], g["seats"], g["returns"], g["length"]) for g in result.games]
+
+    serial = run_arena("kings-kilt", 2, "heuristic,random", 6, seed=3, backend=SerialBackend())
+    with PoolBackend(2) as pool:
+        pooled = run_arena("kings-kilt", 2, "heuristic,random", 6, seed=3, backend=pool)
+    assert key(serial) == key(pooled) and len(serial.games) == 6

@@ -11,8 +11,8 @@ compacted file and deleting its parts, or two merged runs that both played a
 game, still give each game once. Rows are deterministic: when two copies of
 one game differ, ``merge`` says so instead of choosing.
 
-The code hash covers ``kingmaker.core``, ``kingmaker.agents``, the lab's
-player and the game's package: games played by other code (a rules fix) are
+The code hash covers ``kingmaker.core``, the lab's player, the game's package
+and (unless every seat plays fast) ``kingmaker.agents``: games played by other code (a rules fix) are
 never mixed with new ones silently.
 
 Load the rows anywhere::
@@ -63,14 +63,18 @@ class StoreError(GameError):
     code = "lab/store"
 
 
-def code_hash(game_id: str) -> str:
-    """Returns a short hash of the code that decides a game of ``game_id``: core, agents, the game."""
+def code_hash(game_id: str, agents: bool = True) -> str:
+    """Returns a short hash of the code that decides a game of ``game_id``.
+
+    It covers ``kingmaker.core``, the game's package, the lab's player and, with
+    ``agents``, ``kingmaker.agents`` (a study whose seats all play fast does not use it).
+    """
     from ..core.registry import game_class
 
     root = Path(__file__).resolve().parent.parent
     pkg = Path(sys.modules[game_class(game_id).__module__].__file__).resolve().parent
     files: list[Path] = []
-    for d in (root / "core", root / "agents", pkg):
+    for d in (root / "core", pkg, *([root / "agents"] if agents else [])):
         files += [p for p in d.rglob("*") if p.suffix in (".py", ".json") and "__pycache__" not in p.parts]
     files.append(root / "lab" / "play.py")
     h = hashlib.sha256()
@@ -145,7 +149,9 @@ class Store:
         self.out = Path(out)
         self.parts = self.out / "parts"
         self.study = study
-        self.code = code_hash(study.game)
+        from .play import FAST_AGENTS
+
+        self.code = code_hash(study.game, agents=not (study.fast and set(study.agents) <= set(FAST_AGENTS)))
         meta_path = self.out / "study.json"
         if fresh and self.parts.exists():
             for p in self.parts.glob("*.parquet"):
