@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 import kingmaker
+from kingmaker.games.kingpin import Kingpin
 from kingmaker.games.kingpin.data import tile
-from kingmaker.games.kingpin.rules import Kingpin
 
 G = kingmaker.make("kingpin")
 

@@ -8,9 +8,9 @@ import random
 import pytest
 
 import kingmaker
+from kingmaker.games.kingpin import Kingpin
 from kingmaker.games.kingpin.data import tile
 from kingmaker.games.kingpin.render import render
-from kingmaker.games.kingpin.rules import Kingpin
 
 G = kingmaker.make("kingpin")
 G0 = kingmaker.make("kingpin", first_player="0")  # seat 0 starts (option for tests, ruling KP-R1)

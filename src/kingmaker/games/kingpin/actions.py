@@ -14,7 +14,11 @@ With S squares (20), T tiles (24) and M mafias (3) the action space is::
     RAID    46S  + sq*4 + dir                        "raid b2 N"
     PLAY    50S  + (tile*S + sq)*4 + facing          "play Vasili c1 N"
     CHOOSE  PLAY + 4TS + mafia                       "choose Russians"
-    DRAW    CHOOSE + M + tile      (chance)          "draw Vasili"
+
+so there are ``N = 50S + 4TS + M`` player actions (2,923 with the designed tiles
+and a 4x5 board; ``num_distinct_actions``). Chance outcomes have their own
+range: at the start the seat that starts (0, 1: "player 1 starts"), at a draw
+the id of the tile drawn (0..T-1: "draw Vasili").
 
 Directions and facings are absolute: N (towards row 5), E, S, W.
 """
@@ -38,8 +42,7 @@ class Codec:
         self.RAID0 = 46 * S
         self.PLAY0 = 50 * S
         self.CHOOSE0 = self.PLAY0 + 4 * T * S
-        self.DRAW0 = self.CHOOSE0 + len(t.mafias)
-        self.N = self.DRAW0 + T
+        self.N = self.CHOOSE0 + len(t.mafias)
         names = {}
         for i, m in enumerate(t.mafias):
             names[m.lower()] = i
@@ -71,7 +74,11 @@ class Codec:
         return self.CHOOSE0 + mafia
 
     def draw(self, tile: int) -> int:
-        return self.DRAW0 + tile
+        """Returns the chance outcome of drawing ``tile`` (its id)."""
+        return tile
+
+    def draw_str(self, tile: int) -> str:
+        return f"draw {self.t.tiles[tile].short}"
 
     def castle_other(self, sq: int, axis: int) -> int:
         """Returns the square castled with ``sq`` along ``axis`` (-1 off the board)."""
@@ -113,13 +120,15 @@ class Codec:
             x, f = divmod(a - self.PLAY0, 4)
             tl, sq = divmod(x, self.S)
             return f"play {t.tiles[tl].short} {sn[sq]} {DIRS[f]}"
-        if a < self.DRAW0:
-            m = t.mafias[a - self.CHOOSE0]
-            return f"choose {MAFIA_INFO[m]['name'] if m in MAFIA_INFO else m}"
-        return f"draw {t.tiles[a - self.DRAW0].short}"
+        m = t.mafias[a - self.CHOOSE0]
+        return f"choose {MAFIA_INFO[m]['name'] if m in MAFIA_INFO else m}"
 
     def parse(self, text: str) -> int | None:
-        """Returns the action ``text`` names (legal or not), or None if it is not notation."""
+        """Returns the action ``text`` names (legal or not), or None if it is not notation.
+
+        "draw X" gives a chance outcome (the tile id), which shares ints with player
+        actions: the game reads it only at a draw.
+        """
         words = text.strip().lower().replace(",", " ").split()
         if not words:
             return None

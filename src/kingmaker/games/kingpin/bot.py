@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from .state import CHOOSE, DRAW, END, START, State
 
 if TYPE_CHECKING:
-    from .rules import Kingpin
+    from .game import Kingpin
 
 WIN = 1_000_000.0
 # Mafia preference when choosing (the designer's notes: 'the Russians are always the
@@ -219,6 +219,11 @@ def win_chance(game: Kingpin, s: State) -> tuple[float, float] | None:
     e1 = max(-40.0, min(40.0, evaluate(game, s, 1) / WIN_SCALE))
     v = (1.0 / (1.0 + math.exp(-e0)) + 1.0 - 1.0 / (1.0 + math.exp(-e1))) / 2
     return (v, 1.0 - v)
+
+
+def evaluate_state(game: Kingpin, s: State) -> tuple[float, float] | None:
+    """The search's evaluation (``Game.evaluate``): ``win_chance``."""
+    return win_chance(game, s)
 
 
 def heuristic_action(game: Kingpin, s: State, player: int, rng: random.Random) -> int:

@@ -19,30 +19,19 @@ Turn structure as a chain of nodes::
 
 The engine is data-driven: ``Kingpin.custom(tiles=..., board=...)`` plays with
 any tiles, and ``game.position({...})`` builds a state from a picture.
+
+These are functions of the game (its options and tables) and a state; the
+``Game`` class that binds them as methods is in ``game.py``. This module
+depends only on ``state``, ``actions`` and ``data``.
 """
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core.api import CHANCE, TERMINAL, Game, Option
-from ...core.errors import InvalidStateError
-from ...core.registry import register
-from .actions import Codec
-from .data import (
-    ACTION_TRACK,
-    BOARDS,
-    DIR_BY_NAME,
-    DIRS,
-    LONG_NIGHT_DAWN,
-    MAFIA_KEYS,
-    OPP,
-    TILES,
-    Board,
-    Tables,
-    Tile,
-)
+from ...core.api import CHANCE, TERMINAL, node_name
+from ...core.errors import IllegalActionError, InvalidActionError, InvalidStateError
+from .data import DIR_BY_NAME, DIRS, OPP
 from .state import (
     CHOOSE,
     DAWN,
@@ -58,699 +47,568 @@ from .state import (
     State,
 )
 
-_PAIRS = tuple(f"{a}-{b}" for a in MAFIA_KEYS for b in MAFIA_KEYS if a != b)
+if TYPE_CHECKING:
+    from .game import Kingpin
 
 
-class _SeatOption(Option):
-    """An option whose values are "random", "0" or "1"; the ints 0 and 1 are accepted too."""
+def new_initial_state(game: Kingpin) -> State:
+    n_sq = game.t.n_sq
+    track = (game.track_start, game.track_start)
+    empty = ((), ())
+    choice = game.option_values["mafias"]
+    first = game.option_values.get("first_player", "random")
+    starter = 0 if first == "random" else int(first)
+    if choice == "choose":
+        phase = CHOOSE
+        mafias, hand, deck = (-1, -1), empty, empty
+    else:
+        a, b = choice.split("-")
+        mafias = (game.t.mafias.index(a), game.t.mafias.index(b))
+        hand, deck = game._deal(mafias)
+        phase = PLAY
+    if first == "random":  # ruling KP-R1: a chance node chooses the starting player
+        phase = START
+    return State(phase, starter, mafias, (-1,) * n_sq, hand, deck, track, -1, "", ())
 
-    __slots__ = ()
 
-    def coerce(self, value: Any) -> Any:
-        if type(value) is int and str(value) in self.allowed:
-            value = str(value)
-        return Option.coerce(self, value)
+def _deal(game: Kingpin, mafias: tuple[int, ...]) -> tuple[tuple, tuple]:
+    """Starting tiles face up, the rest face down (goodfellas: all face up)."""
+    hand, deck = [], []
+    for m in mafias:
+        tiles = game.t.BY_MAFIA[m]
+        if game.goodfellas:
+            hand.append(tiles)
+            deck.append(())
+            continue
+        start = game.t.STARTERS[m] or tiles[:3]
+        hand.append(tuple(sorted(start)))
+        deck.append(tuple(x for x in tiles if x not in start))
+    return tuple(hand), tuple(deck)
 
 
-@register
-class Kingpin(Game):
-    """Kingpin: two mafias shoot it out on a 4x5 grid of gangster tiles."""
+def position(
+    game,
+    placements: dict[str, str],
+    mafias: tuple[str, str] | None = None,
+    current: int = 0,
+    hands: tuple | None = None,
+    decks: tuple | None = None,
+    track: tuple[int, int] | None = None,
+) -> State:
+    """Returns a PLAY state built from a picture: ``{"b2": "Marco N", "b3": "Vasili S"}``.
 
-    id = "kingpin"
-    name = "Kingpin"
-    min_players = 2
-    max_players = 2
-    has_chance = True
-    # Nothing is hidden: both players see every tile; the face-down tiles are a
-    # known set whose order is not stored (ruling KP-R2).
-    perfect_information = True
-    zero_sum = False
-    constant_sum = 1.0
-    min_return = 0.0
-    max_return = 1.0
-    rulebook = "kingpin.txt"
-    summary = "Two mafias fight tile by tile on a 4x5 grid: shootouts, raids, snipers, no draws."
-    options = (
-        Option("board", "A", ("A", "B"), "which side of the double-sided board (both designed)"),
-        _SeatOption(
-            "first_player",
-            "random",
-            ("random", "0", "1"),
-            "random: a chance node chooses who starts (rulebook set-up, ruling KP-R1); "
-            "0 or 1: that seat starts (tests, tournaments)",
-        ),
-        Option(
-            "mafias",
-            "choose",
-            ("choose", *_PAIRS),
-            "choose: the starting player picks a mafia, then the opponent (rulebook set-up); "
-            "or fix them, player 0's first, e.g. russian-italian",
-        ),
-        Option("goodfellas", False, (False, True), "optional rule: every tile face up from the start"),
-        Option(
-            "long_night",
-            False,
-            (False, True),
-            "optional rule A Very Long Night: no action track, but the night ends at dawn after "
-            f"{LONG_NIGHT_DAWN} movement actions each (attacks are free): when a player takes their "
-            f"{LONG_NIGHT_DAWN}th without a win, the player with more gangsters alive wins, then the one "
-            "with more tiles on No Man's Land, then the one who did not take that last action (ruling KP-R9)",
-        ),
-    )
-    State = State
-    figure_names = ("gangsters_alive", "no_mans_land", "actions_left")
-    conformance_games = 200
-    conformance_hidden_every = 1
-    # The heuristic costs 1-2 ms a decision, so a rollout to the end is dear: the
-    # search plays two heuristic moves past a new node and then judges the position
-    # with the bot's evaluation (bot.win_chance); see docs/agents.md.
-    search_hints = {"depth": 2, "prior": "heuristic"}
+    Each tile belongs to the player whose mafia it is (``mafias``: player 0's
+    first; by default the mafias in order of appearance). Unless given, each
+    player's first three tiles not on the board are face up and the rest face down.
+    """
+    t = game.t
+    board = [-1] * t.n_sq
+    seen: list[str] = []
+    for sq_name, what in placements.items():
+        name, _, facing = what.rpartition(" ")
+        tl = t.BY_SHORT.get(name.lower(), t.BY_NAME.get(name.lower(), -1))
+        if tl < 0:
+            raise ValueError(f"no tile called {name!r}")
+        board[t.SQ_BY_NAME[sq_name.lower()]] = tl * 4 + DIR_BY_NAME[facing.upper()]
+        m = t.tiles[tl].mafia
+        if m not in seen:
+            seen.append(m)
+    names = list(mafias) if mafias else seen
+    for m in t.mafias:
+        if len(names) >= 2:
+            break
+        if m not in names:
+            names.append(m)
+    mi = (t.mafias.index(names[0]), t.mafias.index(names[1]))
+    on_board = {c >> 2 for c in board if c >= 0}
 
-    def __init__(self, players: int, **options: Any) -> None:
-        super().__init__(players, **options)
-        self.goodfellas = bool(self.option_values["goodfellas"])
-        self.long_night = bool(self.option_values["long_night"])
-        self._build(TILES, BOARDS[self.option_values["board"]])
+    def ids(x: tuple) -> tuple[int, ...]:
+        return tuple(sorted(t.BY_SHORT[n.lower()] if isinstance(n, str) else n for n in x))
 
-    @classmethod
-    def custom(
-        cls,
-        tiles: list[Tile] | tuple[Tile, ...] | None = None,
-        board: str | Board = "A",
-        **options: Any,
-    ) -> Kingpin:
-        """Returns a game played with any tiles and board (tests, designers' what-ifs)."""
-        b = BOARDS[board] if isinstance(board, str) else board
-        game = cls(2, board=b.name if b.name in BOARDS else "A", **options)
-        game._build(tuple(tiles) if tiles is not None else TILES, b)
-        return game
+    rest = tuple(tuple(x for x in t.BY_MAFIA[m] if x not in on_board) for m in mi)
+    hand = tuple(ids(h) for h in hands) if hands is not None else (rest[0][:3], rest[1][:3])
+    if decks is not None:
+        deck = tuple(ids(d) for d in decks)
+    else:
+        deck = tuple(tuple(x for x in rest[p] if x not in hand[p]) for p in range(2))
+    tr = track if track is not None else (game.track_start, game.track_start)
+    s = State(PLAY, current, mi, tuple(board), hand, deck, tuple(tr), -1, "", ())
+    game.validate_state(s)
+    return s
 
-    def _build(self, tiles: tuple[Tile, ...], board: Board) -> None:
-        self.t = Tables(tiles, board)
-        self.codec = Codec(self.t)
-        self.board = board
-        self.track_start = LONG_NIGHT_DAWN if self.long_night else ACTION_TRACK
-        self._owner_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self.info = type(self.info)(**{**_info_dict(self.info), "max_game_length": self.max_game_length()})
 
-    def max_game_length(self) -> int:
-        # Two mafia choices; at most one draw per tile in the decks; every
-        # movement action spends one of the 2 * track actions (with long_night,
-        # dawn comes after 2 * 100); every attack liquidates at least one enemy
-        # tile, so there are at most as many attacks as tiles in play.
-        t = getattr(self, "t", None)
-        per = max((len(x) for x in t.BY_MAFIA), default=8) if t else 8
-        track = LONG_NIGHT_DAWN if self.option_values.get("long_night") else ACTION_TRACK
-        # One chance node chooses who starts.
-        return 3 + 2 * per + 2 * per + 2 * track
+def current_player(game: Kingpin, s: State) -> int:
+    phase = s.phase
+    if phase == PLAY or phase == CHOOSE:
+        return s.current
+    if phase == DRAW or phase == START:
+        return CHANCE
+    return TERMINAL
 
-    # ---- set-up -----------------------------------------------------------------
-    def new_initial_state(self) -> State:
-        n_sq = self.t.n_sq
-        track = (self.track_start, self.track_start)
-        empty = ((), ())
-        choice = self.option_values["mafias"]
-        first = self.option_values.get("first_player", "random")
-        starter = 0 if first == "random" else int(first)
-        if choice == "choose":
-            phase = CHOOSE
-            mafias, hand, deck = (-1, -1), empty, empty
-        else:
-            a, b = choice.split("-")
-            mafias = (self.t.mafias.index(a), self.t.mafias.index(b))
-            hand, deck = self._deal(mafias)
-            phase = PLAY
-        if first == "random":  # ruling KP-R1: a chance node chooses the starting player
-            phase = START
-        return State(phase, starter, mafias, (-1,) * n_sq, hand, deck, track, -1, "", ())
 
-    def _deal(self, mafias: tuple[int, ...]) -> tuple[tuple, tuple]:
-        """Starting tiles face up, the rest face down (goodfellas: all face up)."""
-        hand, deck = [], []
-        for m in mafias:
-            tiles = self.t.BY_MAFIA[m]
-            if self.goodfellas:
-                hand.append(tiles)
-                deck.append(())
-                continue
-            start = self.t.STARTERS[m] or tiles[:3]
-            hand.append(tuple(sorted(start)))
-            deck.append(tuple(x for x in tiles if x not in start))
-        return tuple(hand), tuple(deck)
+def chance_outcomes(game: Kingpin, s: State) -> list[tuple[int, float]]:
+    if s.phase == START:
+        return [(0, 0.5), (1, 0.5)]  # the seat that starts
+    if s.phase != DRAW:
+        raise IllegalActionError(f"{game.name}: chance_outcomes called at a {node_name(current_player(game, s))} node")
+    deck = s.deck[s.current]
+    p = 1.0 / len(deck)
+    return [(x, p) for x in deck]  # the outcome is the id of the tile drawn
 
-    def position(
-        self,
-        placements: dict[str, str],
-        mafias: tuple[str, str] | None = None,
-        current: int = 0,
-        hands: tuple | None = None,
-        decks: tuple | None = None,
-        track: tuple[int, int] | None = None,
-    ) -> State:
-        """Returns a PLAY state built from a picture: ``{"b2": "Marco N", "b3": "Vasili S"}``.
 
-        Each tile belongs to the player whose mafia it is (``mafias``: player 0's
-        first; by default the mafias in order of appearance). Unless given, each
-        player's first three tiles not on the board are face up and the rest face down.
-        """
-        t = self.t
-        board = [-1] * t.n_sq
-        seen: list[str] = []
-        for sq_name, what in placements.items():
-            name, _, facing = what.rpartition(" ")
-            tl = t.BY_SHORT.get(name.lower(), t.BY_NAME.get(name.lower(), -1))
-            if tl < 0:
-                raise ValueError(f"no tile called {name!r}")
-            board[t.SQ_BY_NAME[sq_name.lower()]] = tl * 4 + DIR_BY_NAME[facing.upper()]
-            m = t.tiles[tl].mafia
-            if m not in seen:
-                seen.append(m)
-        names = list(mafias) if mafias else seen
-        for m in t.mafias:
-            if len(names) >= 2:
-                break
-            if m not in names:
-                names.append(m)
-        mi = (t.mafias.index(names[0]), t.mafias.index(names[1]))
-        on_board = {c >> 2 for c in board if c >= 0}
+def owners(game: Kingpin, mafia: tuple[int, ...]) -> tuple[int, ...]:
+    """Returns, per tile id, the player owning it (-1 for a mafia nobody plays)."""
+    own = game._owner_cache.get(mafia)
+    if own is None:
+        m0, m1 = mafia
+        own = tuple(0 if m == m0 else 1 if m == m1 else -1 for m in game.t.MAFIA)
+        game._owner_cache[mafia] = own
+    return own
 
-        def ids(x: tuple) -> tuple[int, ...]:
-            return tuple(sorted(t.BY_SHORT[n.lower()] if isinstance(n, str) else n for n in x))
 
-        rest = tuple(tuple(x for x in t.BY_MAFIA[m] if x not in on_board) for m in mi)
-        hand = tuple(ids(h) for h in hands) if hands is not None else (rest[0][:3], rest[1][:3])
-        if decks is not None:
-            deck = tuple(ids(d) for d in decks)
-        else:
-            deck = tuple(tuple(x for x in rest[p] if x not in hand[p]) for p in range(2))
-        tr = track if track is not None else (self.track_start, self.track_start)
-        s = State(PLAY, current, mi, tuple(board), hand, deck, tuple(tr), -1, "", ())
-        self.validate_state(s)
-        return s
+def legal_actions(game: Kingpin, s: State, player: int | None = None) -> list[int]:
+    phase = s.phase
+    if phase == PLAY:
+        if player is not None and player != s.current:
+            return []
+        return game._play_actions(s, s.current)
+    if phase == CHOOSE:
+        if player is not None and player != s.current:
+            return []
+        taken = s.mafia[1 - s.current]
+        c0 = game.codec.CHOOSE0
+        return [c0 + m for m in range(len(game.t.mafias)) if m != taken]
+    if (phase == DRAW or phase == START) and player is None:
+        return [a for a, _ in game.chance_outcomes(s)]
+    return []
 
-    # ---- whose turn ---------------------------------------------------------------
-    def current_player(self, s: State) -> int:
-        phase = s.phase
-        if phase == PLAY or phase == CHOOSE:
-            return s.current
-        if phase == DRAW or phase == START:
-            return CHANCE
-        return TERMINAL
 
-    def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
-        if s.phase == START:
-            return [(0, 0.5), (1, 0.5)]  # the seat that starts
-        if s.phase != DRAW:
-            return super().chance_outcomes(s)
-        deck = s.deck[s.current]
-        p = 1.0 / len(deck)
-        d0 = self.codec.DRAW0
-        return [(d0 + x, p) for x in deck]
-
-    def owners(self, mafia: tuple[int, ...]) -> tuple[int, ...]:
-        """Returns, per tile id, the player owning it (-1 for a mafia nobody plays)."""
-        own = self._owner_cache.get(mafia)
-        if own is None:
-            m0, m1 = mafia
-            own = tuple(0 if m == m0 else 1 if m == m1 else -1 for m in self.t.MAFIA)
-            self._owner_cache[mafia] = own
-        return own
-
-    # ---- legal actions --------------------------------------------------------------
-    def legal_actions(self, s: State, player: int | None = None) -> list[int]:
-        phase = s.phase
-        if phase == PLAY:
-            if player is not None and player != s.current:
-                return []
-            return self._play_actions(s, s.current)
-        if phase == CHOOSE:
-            if player is not None and player != s.current:
-                return []
-            taken = s.mafia[1 - s.current]
-            c0 = self.codec.CHOOSE0
-            return [c0 + m for m in range(len(self.t.mafias)) if m != taken]
-        if (phase == DRAW or phase == START) and player is None:
-            return [a for a, _ in self.chance_outcomes(s)]
-        return []
-
-    def _play_actions(self, s: State, p: int) -> list[int]:
-        t = self.t
-        C = self.codec
-        board = s.board
-        own = self.owners(s.mafia)
-        NB, AIM, CAR, SNIPER, EXITP = t.NB, t.AIM, t.CAR, t.SNIPER, t.EXIT[p]
-        MOVE0, CASTLE0, SHOOT0, RAID0 = C.MOVE0, C.CASTLE0, C.SHOOT0, C.RAID0
-        out: list[int] = []
-        append = out.append
-        for sq in range(t.n_sq):
-            c = board[sq]
-            if c < 0 or own[c >> 2] != p:
-                continue
-            f = c & 3
-            tb = sq * 4
-            for g in range(4):
-                if g != f:
-                    append(tb + g)
-            nbs = NB[sq]
-            for d in range(4):
-                n = nbs[d]
-                mb = MOVE0 + (tb + d) * 5
-                if n < 0:
-                    if EXITP[sq] == d:
-                        append(mb)
-                elif board[n] < 0:
-                    append(mb)
-                    for g in range(4):
-                        if g != f:
-                            append(mb + 1 + g)
-            for axis, d in ((0, 1), (1, 0)):
-                n = nbs[d]
-                if n >= 0:
-                    bn = board[n]
-                    if bn >= 0 and own[bn >> 2] == p:
-                        cb = CASTLE0 + (sq * 2 + axis) * 9
-                        append(cb)
-                        fn = bn & 3
-                        for g in range(4):
-                            if g != fn:
-                                append(cb + 1 + g)
-                        for g in range(4):
-                            if g != f:
-                                append(cb + 5 + g)
-            if SNIPER[c >> 2]:
-                continue  # a sniper cannot initiate an attack
-            aim, car = AIM[c], CAR[c]
-            for d in range(4):
-                n = nbs[d]
-                if n < 0:
-                    continue
-                bn = board[n]
-                if bn >= 0:
-                    if aim[d] and own[bn >> 2] != p and n in self.resolve(board, own, sq, n, -1):
-                        append(SHOOT0 + tb + d)
-                elif car[d]:
-                    n2 = NB[n][d]
-                    if n2 >= 0:
-                        b2 = board[n2]
-                        if b2 >= 0 and own[b2 >> 2] != p:
-                            moved = list(board)
-                            moved[n] = c
-                            moved[sq] = -1
-                            if n2 in self.resolve(moved, own, n, n2, d):
-                                append(RAID0 + tb + d)
-        hand = s.hand[p]
-        if hand:
-            free = [sq for sq in t.AREA_T[p] if board[sq] < 0]
-            if free:
-                S, P0 = t.n_sq, C.PLAY0
-                for tl in hand:
-                    for sq in free:
-                        b = P0 + (tl * S + sq) * 4
-                        out.extend((b, b + 1, b + 2, b + 3))
-        out.sort()
-        return out
-
-    # ---- the fire exchange ----------------------------------------------------------
-    def exchanges(self, board, own, a_sq: int, t_sq: int) -> list[tuple[int, int, int]]:
-        """Returns the pairs ``(x, y, d)`` of enemies that exchange fire, d the direction x -> y.
-
-        Direct participants (attacker ``a_sq``, target ``t_sq``) exchange fire with
-        each other and with every adjacent enemy; indirect participants never
-        with each other (rulebook, Fire Exchange).
-        """
-        NB = self.t.NB
-        d0 = NB[a_sq].index(t_sq)
-        pairs = [(a_sq, t_sq, d0)]
-        for x in (a_sq, t_sq):
-            ox = own[board[x] >> 2]
-            nbx = NB[x]
-            for d in range(4):
-                n = nbx[d]
-                if n < 0 or n == a_sq or n == t_sq:
-                    continue
-                bn = board[n]
-                if bn >= 0 and own[bn >> 2] != ox:
-                    pairs.append((x, n, d))
-        return pairs
-
-    def support(self, board, own, sq: int) -> int:
-        """Returns how many comrades direct a support icon (pen) at the tile on ``sq``."""
-        t = self.t
+def _play_actions(game: Kingpin, s: State, p: int) -> list[int]:
+    t = game.t
+    C = game.codec
+    board = s.board
+    own = game.owners(s.mafia)
+    NB, AIM, CAR, SNIPER, EXITP = t.NB, t.AIM, t.CAR, t.SNIPER, t.EXIT[p]
+    MOVE0, CASTLE0, SHOOT0, RAID0 = C.MOVE0, C.CASTLE0, C.SHOOT0, C.RAID0
+    out: list[int] = []
+    append = out.append
+    for sq in range(t.n_sq):
         c = board[sq]
-        if t.SNIPER[c >> 2]:
-            return 0  # a sniper cannot be supported
-        o = own[c >> 2]
-        k = 0
-        PEN = t.PEN
-        nbs = t.NB[sq]
+        if c < 0 or own[c >> 2] != p:
+            continue
+        f = c & 3
+        tb = sq * 4
+        for g in range(4):
+            if g != f:
+                append(tb + g)
+        nbs = NB[sq]
         for d in range(4):
+            n = nbs[d]
+            mb = MOVE0 + (tb + d) * 5
+            if n < 0:
+                if EXITP[sq] == d:
+                    append(mb)
+            elif board[n] < 0:
+                append(mb)
+                for g in range(4):
+                    if g != f:
+                        append(mb + 1 + g)
+        for axis, d in ((0, 1), (1, 0)):
             n = nbs[d]
             if n >= 0:
                 bn = board[n]
-                if bn >= 0 and own[bn >> 2] == o and PEN[bn][OPP[d]]:
-                    k += 1
-        return k
+                if bn >= 0 and own[bn >> 2] == p:
+                    cb = CASTLE0 + (sq * 2 + axis) * 9
+                    append(cb)
+                    fn = bn & 3
+                    for g in range(4):
+                        if g != fn:
+                            append(cb + 1 + g)
+                    for g in range(4):
+                        if g != f:
+                            append(cb + 5 + g)
+        if SNIPER[c >> 2]:
+            continue  # a sniper cannot initiate an attack
+        aim, car = AIM[c], CAR[c]
+        for d in range(4):
+            n = nbs[d]
+            if n < 0:
+                continue
+            bn = board[n]
+            if bn >= 0:
+                if aim[d] and own[bn >> 2] != p and n in game.resolve(board, own, sq, n, -1):
+                    append(SHOOT0 + tb + d)
+            elif car[d]:
+                n2 = NB[n][d]
+                if n2 >= 0:
+                    b2 = board[n2]
+                    if b2 >= 0 and own[b2 >> 2] != p:
+                        moved = list(board)
+                        moved[n] = c
+                        moved[sq] = -1
+                        if n2 in game.resolve(moved, own, n, n2, d):
+                            append(RAID0 + tb + d)
+    hand = s.hand[p]
+    if hand:
+        free = [sq for sq in t.AREA_T[p] if board[sq] < 0]
+        if free:
+            S, P0 = t.n_sq, C.PLAY0
+            for tl in hand:
+                for sq in free:
+                    b = P0 + (tl * S + sq) * 4
+                    out.extend((b, b + 1, b + 2, b + 3))
+    out.sort()
+    return out
 
-    def sniper_fire(self, board, own, sq: int) -> int:
-        """Returns how many enemy snipers fire at ``sq`` (each lowers toughness by one)."""
-        t = self.t
-        o = own[board[sq] >> 2]
-        k = 0
-        SNIPER, FIRE = t.SNIPER, t.FIRE
-        for x in range(t.n_sq):
-            c = board[x]
-            if c >= 0 and SNIPER[c >> 2] and own[c >> 2] != o and sq in FIRE[x][c]:
+
+def exchanges(game: Kingpin, board, own, a_sq: int, t_sq: int) -> list[tuple[int, int, int]]:
+    """Returns the pairs ``(x, y, d)`` of enemies that exchange fire, d the direction x -> y.
+
+    Direct participants (attacker ``a_sq``, target ``t_sq``) exchange fire with
+    each other and with every adjacent enemy; indirect participants never
+    with each other (rulebook, Fire Exchange).
+    """
+    NB = game.t.NB
+    d0 = NB[a_sq].index(t_sq)
+    pairs = [(a_sq, t_sq, d0)]
+    for x in (a_sq, t_sq):
+        ox = own[board[x] >> 2]
+        nbx = NB[x]
+        for d in range(4):
+            n = nbx[d]
+            if n < 0 or n == a_sq or n == t_sq:
+                continue
+            bn = board[n]
+            if bn >= 0 and own[bn >> 2] != ox:
+                pairs.append((x, n, d))
+    return pairs
+
+
+def support(game: Kingpin, board, own, sq: int) -> int:
+    """Returns how many comrades direct a support icon (pen) at the tile on ``sq``."""
+    t = game.t
+    c = board[sq]
+    if t.SNIPER[c >> 2]:
+        return 0  # a sniper cannot be supported
+    o = own[c >> 2]
+    k = 0
+    PEN = t.PEN
+    nbs = t.NB[sq]
+    for d in range(4):
+        n = nbs[d]
+        if n >= 0:
+            bn = board[n]
+            if bn >= 0 and own[bn >> 2] == o and PEN[bn][OPP[d]]:
                 k += 1
-        return k
+    return k
 
-    def fire_detail(self, board, own, a_sq: int, t_sq: int, raid_dir: int) -> dict[int, list[tuple[int, int]]]:
-        """Returns, per tile fired at, the list of (shooter square, power after vests).
 
-        ``board`` has the attacker on ``a_sq`` already (a raider has moved).
-        """
-        t = self.t
-        AIM, CAR, VEST, SNIPER = t.AIM, t.CAR, t.VEST, t.SNIPER
-        out: dict[int, list[tuple[int, int]]] = {}
-        sup: dict[int, int] = {}
-        for x, y, d in self.exchanges(board, own, a_sq, t_sq):
-            for u, v, dd in ((x, y, d), (y, x, OPP[d])):
-                cu = board[u]
-                if u == a_sq and dd == raid_dir:
-                    aims = CAR[cu][dd]  # the raider counts cars on the raid side
-                else:
-                    aims = AIM[cu][dd]
-                if aims and not SNIPER[cu >> 2]:
-                    if u not in sup:
-                        sup[u] = self.support(board, own, u)
-                    aims += sup[u]
-                if aims:
-                    p = aims - VEST[board[v]][OPP[dd]]
-                    out.setdefault(v, []).append((u, p if p > 0 else 0))
-        return out
+def sniper_fire(game: Kingpin, board, own, sq: int) -> int:
+    """Returns how many enemy snipers fire at ``sq`` (each lowers toughness by one)."""
+    t = game.t
+    o = own[board[sq] >> 2]
+    k = 0
+    SNIPER, FIRE = t.SNIPER, t.FIRE
+    for x in range(t.n_sq):
+        c = board[x]
+        if c >= 0 and SNIPER[c >> 2] and own[c >> 2] != o and sq in FIRE[x][c]:
+            k += 1
+    return k
 
-    def resolve(self, board, own, a_sq: int, t_sq: int, raid_dir: int) -> list[int]:
-        """Returns the squares whose tiles are liquidated (all fire is simultaneous)."""
-        t = self.t
-        detail = self.fire_detail(board, own, a_sq, t_sq, raid_dir)
-        TOUGH = t.TOUGH
-        dead = []
-        snipers = None
-        for v, shots in detail.items():
-            power = 0
-            for _, p in shots:
-                power += p
-            tough = TOUGH[board[v] >> 2]
-            if power < tough:
-                if snipers is None:
-                    snipers = [x for x in range(t.n_sq) if board[x] >= 0 and t.SNIPER[board[x] >> 2]]
-                if snipers:
-                    o = own[board[v] >> 2]
-                    for x in snipers:
-                        cx = board[x]
-                        if own[cx >> 2] != o and v in t.FIRE[x][cx]:
-                            tough -= 1
-            if power >= tough:
-                dead.append(v)
-        return dead
 
-    # ---- apply ----------------------------------------------------------------------
-    def apply(self, s: State, action: int, player: int | None = None) -> State:
-        C = self.codec
-        phase = s.phase
-        if phase == DRAW:
-            tl = action - C.DRAW0
-            p = s.current
-            hand = _put(s.hand, p, tuple(sorted(s.hand[p] + (tl,))))
-            deck = _put(s.deck, p, tuple(x for x in s.deck[p] if x != tl))
-            return self._next_turn(s.board, hand, deck, s.track, s.mafia, p, s.last_dead)
-        if phase == CHOOSE:
-            m = action - C.CHOOSE0
-            p = s.current
-            mafia = _put(s.mafia, p, m)
-            if mafia[1 - p] < 0:  # the starting player chose; the opponent chooses next
-                return State(CHOOSE, 1 - p, mafia, s.board, s.hand, s.deck, s.track, -1, "", ())
-            hand, deck = self._deal(mafia)
-            return State(PLAY, 1 - p, mafia, s.board, hand, deck, s.track, -1, "", ())
-        if phase == START:
-            return State(CHOOSE if s.mafia[0] < 0 else PLAY, action, s.mafia, s.board, s.hand, s.deck,
-                         s.track, -1, "", ())
-        t = self.t
+def fire_detail(game: Kingpin, board, own, a_sq: int, t_sq: int, raid_dir: int) -> dict[int, list[tuple[int, int]]]:
+    """Returns, per tile fired at, the list of (shooter square, power after vests).
+
+    ``board`` has the attacker on ``a_sq`` already (a raider has moved).
+    """
+    t = game.t
+    AIM, CAR, VEST, SNIPER = t.AIM, t.CAR, t.VEST, t.SNIPER
+    out: dict[int, list[tuple[int, int]]] = {}
+    sup: dict[int, int] = {}
+    for x, y, d in game.exchanges(board, own, a_sq, t_sq):
+        for u, v, dd in ((x, y, d), (y, x, OPP[d])):
+            cu = board[u]
+            if u == a_sq and dd == raid_dir:
+                aims = CAR[cu][dd]  # the raider counts cars on the raid side
+            else:
+                aims = AIM[cu][dd]
+            if aims and not SNIPER[cu >> 2]:
+                if u not in sup:
+                    sup[u] = game.support(board, own, u)
+                aims += sup[u]
+            if aims:
+                p = aims - VEST[board[v]][OPP[dd]]
+                out.setdefault(v, []).append((u, p if p > 0 else 0))
+    return out
+
+
+def resolve(game: Kingpin, board, own, a_sq: int, t_sq: int, raid_dir: int) -> list[int]:
+    """Returns the squares whose tiles are liquidated (all fire is simultaneous)."""
+    t = game.t
+    detail = game.fire_detail(board, own, a_sq, t_sq, raid_dir)
+    TOUGH = t.TOUGH
+    dead = []
+    snipers = None
+    for v, shots in detail.items():
+        power = 0
+        for _, p in shots:
+            power += p
+        tough = TOUGH[board[v] >> 2]
+        if power < tough:
+            if snipers is None:
+                snipers = [x for x in range(t.n_sq) if board[x] >= 0 and t.SNIPER[board[x] >> 2]]
+            if snipers:
+                o = own[board[v] >> 2]
+                for x in snipers:
+                    cx = board[x]
+                    if own[cx >> 2] != o and v in t.FIRE[x][cx]:
+                        tough -= 1
+        if power >= tough:
+            dead.append(v)
+    return dead
+
+
+def apply(game: Kingpin, s: State, action: int, player: int | None = None) -> State:
+    C = game.codec
+    phase = s.phase
+    if phase == DRAW:
+        tl = action
         p = s.current
-        board = list(s.board)
-        hand, deck, track = s.hand, s.deck, s.track
-        dead: tuple[int, ...] = ()
-        movement = True
-        drew = False
-        if action < C.MOVE0:
-            sq, f = divmod(action, 4)
-            board[sq] = (board[sq] & ~3) | f
-        elif action < C.CASTLE0:
-            x, k = divmod(action - C.MOVE0, 5)
-            sq, d = divmod(x, 4)
-            n = t.NB[sq][d]
-            c = board[sq]
-            if n < 0:  # a tile leaves the board past the enemy's area: the enemy kingpin is liquidated
-                board[sq] = -1
-                tr = _put(track, p, track[p] - 1)
-                return State(END, p, s.mafia, tuple(board), hand, deck, tr, p, EXIT, (), c >> 2)
-            board[n] = c if k == 0 else (c & ~3) | (k - 1)
+        if tl not in s.deck[p] or type(tl) is not int:
+            raise InvalidActionError(f"{action!r} is not a tile left in player {p}'s face-down deck",
+                                     text=str(action))
+        hand = _put(s.hand, p, tuple(sorted(s.hand[p] + (tl,))))
+        deck = _put(s.deck, p, tuple(x for x in s.deck[p] if x != tl))
+        return game._next_turn(s.board, hand, deck, s.track, s.mafia, p, s.last_dead)
+    if (type(action) is not int or not 0 <= action < C.N) and phase != START:
+        # Legality is play's job; apply only refuses what is no action at all.
+        raise InvalidActionError(f"action {action!r} is outside 0..{C.N - 1}", text=str(action))
+    if phase == CHOOSE:
+        m = action - C.CHOOSE0
+        p = s.current
+        mafia = _put(s.mafia, p, m)
+        if mafia[1 - p] < 0:  # the starting player chose; the opponent chooses next
+            return State(CHOOSE, 1 - p, mafia, s.board, s.hand, s.deck, s.track, -1, "", ())
+        hand, deck = game._deal(mafia)
+        return State(PLAY, 1 - p, mafia, s.board, hand, deck, s.track, -1, "", ())
+    if phase == START:
+        if action != 0 and action != 1 or type(action) is not int:
+            raise InvalidActionError(f"{action!r} is not a seat: the chance outcome names player 0 or 1",
+                                     text=str(action))
+        return State(CHOOSE if s.mafia[0] < 0 else PLAY, action, s.mafia, s.board, s.hand, s.deck,
+                     s.track, -1, "", ())
+    t = game.t
+    p = s.current
+    board = list(s.board)
+    hand, deck, track = s.hand, s.deck, s.track
+    dead: tuple[int, ...] = ()
+    movement = True
+    drew = False
+    if action < C.MOVE0:
+        sq, f = divmod(action, 4)
+        board[sq] = (board[sq] & ~3) | f
+    elif action < C.CASTLE0:
+        x, k = divmod(action - C.MOVE0, 5)
+        sq, d = divmod(x, 4)
+        n = t.NB[sq][d]
+        c = board[sq]
+        if n < 0:  # a tile leaves the board past the enemy's area: the enemy kingpin is liquidated
             board[sq] = -1
-        elif action < C.SHOOT0:
-            x, k = divmod(action - C.CASTLE0, 9)
-            sq, axis = divmod(x, 2)
-            n = C.castle_other(sq, axis)
-            board[sq], board[n] = board[n], board[sq]
-            if 1 <= k <= 4:
-                board[sq] = (board[sq] & ~3) | (k - 1)
-            elif k >= 5:
-                board[n] = (board[n] & ~3) | (k - 5)
-        elif action < C.PLAY0:
-            movement = False
-            raid = action >= C.RAID0
-            sq, d = divmod(action - (C.RAID0 if raid else C.SHOOT0), 4)
-            own = self.owners(s.mafia)
-            a_sq = sq
-            if raid:
-                a_sq = t.NB[sq][d]
-                board[a_sq] = board[sq]
-                board[sq] = -1
-            t_sq = t.NB[a_sq][d]
-            victims = self.resolve(board, own, a_sq, t_sq, d if raid else -1)
-            dead = tuple(sorted(board[v] >> 2 for v in victims))
-            for v in victims:
-                board[v] = -1
-            if board[a_sq] >= 0:  # the attacker survived: it enters the target's square unturned
-                board[t_sq] = board[a_sq]
-                board[a_sq] = -1
-        else:
-            x, f = divmod(action - C.PLAY0, 4)
-            tl, sq = divmod(x, t.n_sq)
-            board[sq] = tl * 4 + f
-            hand = _put(hand, p, tuple(h for h in hand[p] if h != tl))
-            drew = bool(deck[p])
-        board_t = tuple(board)
-        if movement:
-            track = _put(track, p, track[p] - 1)
-        won = self._winner(board_t, hand, deck, s.mafia, p)
-        if won is not None:
-            return State(END, p, s.mafia, board_t, hand, deck, track, won[0], won[1], dead)
-        if track[p] < 1:
-            if self.long_night:
-                w = self._dawn_winner(board_t, hand, deck, s.mafia, p)
-                return State(END, p, s.mafia, board_t, hand, deck, track, w, DAWN, dead)
-            return State(END, p, s.mafia, board_t, hand, deck, track, 1 - p, OUT_OF_ACTIONS, dead)
-        if drew:
-            return State(DRAW, p, s.mafia, board_t, hand, deck, track, -1, "", dead)
-        return self._next_turn(board_t, hand, deck, track, s.mafia, p, dead)
+            tr = _put(track, p, track[p] - 1)
+            return State(END, p, s.mafia, tuple(board), hand, deck, tr, p, EXIT, (), c >> 2)
+        board[n] = c if k == 0 else (c & ~3) | (k - 1)
+        board[sq] = -1
+    elif action < C.SHOOT0:
+        x, k = divmod(action - C.CASTLE0, 9)
+        sq, axis = divmod(x, 2)
+        n = C.castle_other(sq, axis)
+        board[sq], board[n] = board[n], board[sq]
+        if 1 <= k <= 4:
+            board[sq] = (board[sq] & ~3) | (k - 1)
+        elif k >= 5:
+            board[n] = (board[n] & ~3) | (k - 5)
+    elif action < C.PLAY0:
+        movement = False
+        raid = action >= C.RAID0
+        sq, d = divmod(action - (C.RAID0 if raid else C.SHOOT0), 4)
+        own = game.owners(s.mafia)
+        a_sq = sq
+        if raid:
+            a_sq = t.NB[sq][d]
+            board[a_sq] = board[sq]
+            board[sq] = -1
+        t_sq = t.NB[a_sq][d]
+        victims = game.resolve(board, own, a_sq, t_sq, d if raid else -1)
+        dead = tuple(sorted(board[v] >> 2 for v in victims))
+        for v in victims:
+            board[v] = -1
+        if board[a_sq] >= 0:  # the attacker survived: it enters the target's square unturned
+            board[t_sq] = board[a_sq]
+            board[a_sq] = -1
+    else:
+        x, f = divmod(action - C.PLAY0, 4)
+        tl, sq = divmod(x, t.n_sq)
+        board[sq] = tl * 4 + f
+        hand = _put(hand, p, tuple(h for h in hand[p] if h != tl))
+        drew = bool(deck[p])
+    board_t = tuple(board)
+    if movement:
+        track = _put(track, p, track[p] - 1)
+    won = game._winner(board_t, hand, deck, s.mafia, p)
+    if won is not None:
+        return State(END, p, s.mafia, board_t, hand, deck, track, won[0], won[1], dead)
+    if track[p] < 1:
+        if game.long_night:
+            w = game._dawn_winner(board_t, hand, deck, s.mafia, p)
+            return State(END, p, s.mafia, board_t, hand, deck, track, w, DAWN, dead)
+        return State(END, p, s.mafia, board_t, hand, deck, track, 1 - p, OUT_OF_ACTIONS, dead)
+    if drew:
+        return State(DRAW, p, s.mafia, board_t, hand, deck, track, -1, "", dead)
+    return game._next_turn(board_t, hand, deck, track, s.mafia, p, dead)
 
-    def _next_turn(self, board, hand, deck, track, mafia, mover: int, dead) -> State:
-        q = 1 - mover
-        if not self._can_act(board, hand, mafia, q):
-            return State(END, q, mafia, board, hand, deck, track, mover, STUCK, dead)
-        return State(PLAY, q, mafia, board, hand, deck, track, -1, "", dead)
 
-    def _can_act(self, board, hand, mafia, q: int) -> bool:
-        """A player with a tile on the board can always turn it; otherwise they need a
-        face-up tile and a free square of their area."""
-        own = self.owners(mafia)
-        for c in board:
-            if c >= 0 and own[c >> 2] == q:
-                return True
-        return bool(hand[q]) and any(board[sq] < 0 for sq in self.t.AREA_T[q])
+def _next_turn(game: Kingpin, board, hand, deck, track, mafia, mover: int, dead) -> State:
+    q = 1 - mover
+    if not game._can_act(board, hand, mafia, q):
+        return State(END, q, mafia, board, hand, deck, track, mover, STUCK, dead)
+    return State(PLAY, q, mafia, board, hand, deck, track, -1, "", dead)
 
-    def alive(self, board, hand, deck, mafia) -> list[int]:
-        """Returns each player's gangsters not yet liquidated (board, face up, face down)."""
-        own = self.owners(mafia)
-        n = [len(hand[0]) + len(deck[0]), len(hand[1]) + len(deck[1])]
-        for c in board:
-            if c >= 0:
-                n[own[c >> 2]] += 1
-        return n
 
-    def nml_counts(self, board, mafia) -> list[int]:
-        own = self.owners(mafia)
-        n = [0, 0]
-        for sq in self.t.NML:
-            c = board[sq]
-            if c >= 0:
-                n[own[c >> 2]] += 1
-        return n
+def _can_act(game: Kingpin, board, hand, mafia, q: int) -> bool:
+    """A player with a tile on the board can always turn it; otherwise they need a
+    face-up tile and a free square of their area."""
+    own = game.owners(mafia)
+    for c in board:
+        if c >= 0 and own[c >> 2] == q:
+            return True
+    return bool(hand[q]) and any(board[sq] < 0 for sq in game.t.AREA_T[q])
 
-    def _winner(self, board, hand, deck, mafia, mover: int) -> tuple[int, str] | None:
-        """Returns (winner, reason) if the position after ``mover``'s action wins for someone."""
-        alive = self.alive(board, hand, deck, mafia)
-        q = 1 - mover
-        if alive[q] == 0:
-            return mover, LIQUIDATION  # also when both lost their last gangster (ruling KP-R6)
-        if alive[mover] == 0:
-            return q, LIQUIDATION
-        nml = self.nml_counts(board, mafia)
-        if nml[mover] >= 3 and nml[q] == 0:
-            return mover, NO_MANS_LAND
-        if nml[q] >= 3 and nml[mover] == 0:
-            return q, NO_MANS_LAND
-        return None
 
-    def _dawn_winner(self, board, hand, deck, mafia, mover: int) -> int:
-        """Ruling KP-R9: at dawn the player with more gangsters alive wins, then the one with
-        more tiles on No Man's Land, then the player who did not run out of night."""
-        alive = self.alive(board, hand, deck, mafia)
-        if alive[0] != alive[1]:
-            return 0 if alive[0] > alive[1] else 1
-        nml = self.nml_counts(board, mafia)
-        if nml[0] != nml[1]:
-            return 0 if nml[0] > nml[1] else 1
-        return 1 - mover
+def alive(game: Kingpin, board, hand, deck, mafia) -> list[int]:
+    """Returns each player's gangsters not yet liquidated (board, face up, face down)."""
+    own = game.owners(mafia)
+    n = [len(hand[0]) + len(deck[0]), len(hand[1]) + len(deck[1])]
+    for c in board:
+        if c >= 0:
+            n[own[c >> 2]] += 1
+    return n
 
-    # ---- the end ----------------------------------------------------------------------
-    def returns(self, s: State) -> tuple[float, ...]:
-        if s.phase != END:
-            return (0.0, 0.0)
-        return (1.0, 0.0) if s.winner == 0 else (0.0, 1.0)
 
-    # ---- explanations -------------------------------------------------------------------
-    def explain_illegal(self, s: State, action: int, player: int) -> str:
-        from .view import explain_illegal
+def nml_counts(game: Kingpin, board, mafia) -> list[int]:
+    own = game.owners(mafia)
+    n = [0, 0]
+    for sq in game.t.NML:
+        c = board[sq]
+        if c >= 0:
+            n[own[c >> 2]] += 1
+    return n
 
-        return explain_illegal(self, s, action, player)
 
-    # ---- the story of the end ---------------------------------------------------
-    def outcome(self, s: State) -> dict:
-        from .view import outcome
+def _winner(game: Kingpin, board, hand, deck, mafia, mover: int) -> tuple[int, str] | None:
+    """Returns (winner, reason) if the position after ``mover``'s action wins for someone."""
+    alive = game.alive(board, hand, deck, mafia)
+    q = 1 - mover
+    if alive[q] == 0:
+        return mover, LIQUIDATION  # also when both lost their last gangster (ruling KP-R6)
+    if alive[mover] == 0:
+        return q, LIQUIDATION
+    nml = game.nml_counts(board, mafia)
+    if nml[mover] >= 3 and nml[q] == 0:
+        return mover, NO_MANS_LAND
+    if nml[q] >= 3 and nml[mover] == 0:
+        return q, NO_MANS_LAND
+    return None
 
-        return outcome(self, s)
 
-    def figures(self, s: State) -> dict[str, tuple[float, ...]]:
-        from .view import figures
+def _dawn_winner(game: Kingpin, board, hand, deck, mafia, mover: int) -> int:
+    """Ruling KP-R9: at dawn the player with more gangsters alive wins, then the one with
+    more tiles on No Man's Land, then the player who did not run out of night."""
+    alive = game.alive(board, hand, deck, mafia)
+    if alive[0] != alive[1]:
+        return 0 if alive[0] > alive[1] else 1
+    nml = game.nml_counts(board, mafia)
+    if nml[0] != nml[1]:
+        return 0 if nml[0] > nml[1] else 1
+    return 1 - mover
 
-        return figures(self, s)
 
-    # ---- information ----------------------------------------------------------------------
-    def view(self, s: State, player: int | None) -> dict:
-        from .view import view
+def returns(game: Kingpin, s: State) -> tuple[float, ...]:
+    if s.phase != END:
+        return (0.0, 0.0)
+    return (1.0, 0.0) if s.winner == 0 else (0.0, 1.0)
 
-        return view(self, s, player)
 
-    def sample_hidden(self, s: State, player: int | None, rng: random.Random) -> State:
-        return s  # nothing is hidden (ruling KP-R2)
+def action_to_str(game: Kingpin, s: State, action: int) -> str:
+    if s.phase == START:
+        return f"player {action} starts"
+    if s.phase == DRAW:
+        return game.codec.draw_str(action)
+    return game.codec.to_str(action)
 
-    def observe_action(self, s: State, action: int, player: int | None, observer: int | None) -> str | None:
-        from .view import observe_action
 
-        return observe_action(self, s, action, player, observer)
+def validate_state(game: Kingpin, s: State) -> None:
+    t = game.t
+    if s.phase not in (START, CHOOSE, DRAW, PLAY, END):
+        raise InvalidStateError(f"unknown phase {s.phase}")
+    if s.current not in (0, 1):
+        raise InvalidStateError("current must be 0 or 1")
+    if len(s.board) != t.n_sq or len(s.mafia) != 2 or len(s.hand) != 2 or len(s.deck) != 2:
+        raise InvalidStateError(f"board needs {t.n_sq} squares; mafia, hand and deck one entry per player")
+    if len(s.track) != 2 or any(not isinstance(x, int) or x < 0 or x > game.track_start for x in s.track):
+        raise InvalidStateError(f"track needs two values in 0..{game.track_start}")
+    if s.winner not in (-1, 0, 1) or (s.phase == END) != (s.winner >= 0):
+        raise InvalidStateError("winner must be set exactly when the game is over")
+    nm = len(t.mafias)
+    if s.phase == START and (any(c >= 0 for c in s.board) or s.current != 0):
+        raise InvalidStateError("the starting player is chosen before any tile is played (current 0)")
+    if s.phase == CHOOSE or (s.phase == START and s.mafia[0] < 0):
+        if s.mafia[s.current] != -1 or not all(-1 <= m < nm for m in s.mafia) or s.mafia[0] == s.mafia[1] >= 0:
+            raise InvalidStateError("mafia choice out of order")
+        if s.phase == START and s.mafia != (-1, -1):
+            raise InvalidStateError("the mafias are chosen after the starting player")
+        if any(c >= 0 for c in s.board) or any(s.hand) or any(s.deck):
+            raise InvalidStateError("no tile is dealt before both mafias are chosen")
+        return
+    if not all(0 <= m < nm for m in s.mafia) or s.mafia[0] == s.mafia[1]:
+        raise InvalidStateError(f"mafia must be two different indices in 0..{nm - 1}")
+    own = game.owners(s.mafia)
+    seen: set[int] = set()
+    for c in s.board:
+        if c < -1 or c >= 4 * t.n_tiles:
+            raise InvalidStateError(f"bad board entry {c}")
+        if c >= 0:
+            seen.add(c >> 2)
+    if len(seen) != sum(1 for c in s.board if c >= 0):
+        raise InvalidStateError("a tile is on the board twice")
+    for p in range(2):
+        for group in (s.hand[p], s.deck[p]):
+            if list(group) != sorted(set(group)):
+                raise InvalidStateError("hands and decks are sorted tuples of distinct tile ids")
+            for x in group:
+                if not 0 <= x < t.n_tiles or own[x] != p or x in seen:
+                    raise InvalidStateError(f"tile {x} cannot be in player {p}'s hand or deck")
+                seen.add(x)
+    for c in s.board:
+        if c >= 0 and own[c >> 2] < 0:
+            raise InvalidStateError("a tile of a mafia nobody plays is on the board")
+    if s.phase == DRAW and not s.deck[s.current]:
+        raise InvalidStateError("a draw needs a face-down tile")
+    if any(not 0 <= x < t.n_tiles for x in s.last_dead):
+        raise InvalidStateError("bad last_dead")
+    if s.exited != -1:
+        if s.reason != EXIT or not 0 <= s.exited < t.n_tiles or s.exited in seen or own[s.exited] != s.winner:
+            raise InvalidStateError("exited names the winner's tile that left the board, only after an exit")
 
-    # ---- notation -----------------------------------------------------------------------
-    def action_to_str(self, s: State, action: int) -> str:
-        if s.phase == START:
-            return f"player {action} starts"
-        return self.codec.to_str(action)
 
-    def parse_action(self, s: State, text: str, player: int | None = None) -> int:
-        action = self.codec.parse(text)
-        if action is None:
-            return super().parse_action(s, text, player)
-        return action
+def square(game: Kingpin, name: str) -> int:
+    return game.t.SQ_BY_NAME[name.lower()]
 
-    # ---- bots -----------------------------------------------------------------------------
-    def heuristic_action(self, s: State, player: int, rng: random.Random) -> int:
-        from .bot import heuristic_action
 
-        return heuristic_action(self, s, player, rng)
-
-    def evaluate(self, s: State) -> tuple[float, ...] | None:
-        from .bot import win_chance
-
-        return win_chance(self, s)
-
-    # ---- checks ---------------------------------------------------------------------------
-    def validate_state(self, s: State) -> None:
-        t = self.t
-        if s.phase not in (START, CHOOSE, DRAW, PLAY, END):
-            raise InvalidStateError(f"unknown phase {s.phase}")
-        if s.current not in (0, 1):
-            raise InvalidStateError("current must be 0 or 1")
-        if len(s.board) != t.n_sq or len(s.mafia) != 2 or len(s.hand) != 2 or len(s.deck) != 2:
-            raise InvalidStateError(f"board needs {t.n_sq} squares; mafia, hand and deck one entry per player")
-        if len(s.track) != 2 or any(not isinstance(x, int) or x < 0 or x > self.track_start for x in s.track):
-            raise InvalidStateError(f"track needs two values in 0..{self.track_start}")
-        if s.winner not in (-1, 0, 1) or (s.phase == END) != (s.winner >= 0):
-            raise InvalidStateError("winner must be set exactly when the game is over")
-        nm = len(t.mafias)
-        if s.phase == START and (any(c >= 0 for c in s.board) or s.current != 0):
-            raise InvalidStateError("the starting player is chosen before any tile is played (current 0)")
-        if s.phase == CHOOSE or (s.phase == START and s.mafia[0] < 0):
-            if s.mafia[s.current] != -1 or not all(-1 <= m < nm for m in s.mafia) or s.mafia[0] == s.mafia[1] >= 0:
-                raise InvalidStateError("mafia choice out of order")
-            if s.phase == START and s.mafia != (-1, -1):
-                raise InvalidStateError("the mafias are chosen after the starting player")
-            if any(c >= 0 for c in s.board) or any(s.hand) or any(s.deck):
-                raise InvalidStateError("no tile is dealt before both mafias are chosen")
-            return
-        if not all(0 <= m < nm for m in s.mafia) or s.mafia[0] == s.mafia[1]:
-            raise InvalidStateError(f"mafia must be two different indices in 0..{nm - 1}")
-        own = self.owners(s.mafia)
-        seen: set[int] = set()
-        for c in s.board:
-            if c < -1 or c >= 4 * t.n_tiles:
-                raise InvalidStateError(f"bad board entry {c}")
-            if c >= 0:
-                seen.add(c >> 2)
-        if len(seen) != sum(1 for c in s.board if c >= 0):
-            raise InvalidStateError("a tile is on the board twice")
-        for p in range(2):
-            for group in (s.hand[p], s.deck[p]):
-                if list(group) != sorted(set(group)):
-                    raise InvalidStateError("hands and decks are sorted tuples of distinct tile ids")
-                for x in group:
-                    if not 0 <= x < t.n_tiles or own[x] != p or x in seen:
-                        raise InvalidStateError(f"tile {x} cannot be in player {p}'s hand or deck")
-                    seen.add(x)
-        for c in s.board:
-            if c >= 0 and own[c >> 2] < 0:
-                raise InvalidStateError("a tile of a mafia nobody plays is on the board")
-        if s.phase == DRAW and not s.deck[s.current]:
-            raise InvalidStateError("a draw needs a face-down tile")
-        if any(not 0 <= x < t.n_tiles for x in s.last_dead):
-            raise InvalidStateError("bad last_dead")
-        if s.exited != -1:
-            if s.reason != EXIT or not 0 <= s.exited < t.n_tiles or s.exited in seen or own[s.exited] != s.winner:
-                raise InvalidStateError("exited names the winner's tile that left the board, only after an exit")
-
-    # ---- helpers for tests and the web -----------------------------------------------------
-    def square(self, name: str) -> int:
-        return self.t.SQ_BY_NAME[name.lower()]
-
-    def at(self, s: State, name: str) -> str | None:
-        """Returns 'Short F' for the tile on a square (e.g. 'Vasili S'), or None."""
-        c = s.board[self.square(name)]
-        return None if c < 0 else f"{self.t.tiles[c >> 2].short} {DIRS[c & 3]}"
+def at(game: Kingpin, s: State, name: str) -> str | None:
+    """Returns 'Short F' for the tile on a square (e.g. 'Vasili S'), or None."""
+    c = s.board[game.square(name)]
+    return None if c < 0 else f"{game.t.tiles[c >> 2].short} {DIRS[c & 3]}"
 
 
 def _put(pair: tuple, i: int, value: Any) -> tuple:
     return (value, pair[1]) if i == 0 else (pair[0], value)
-
-
-def _info_dict(info: Any) -> dict:
-    import dataclasses
-
-    return {f.name: getattr(info, f.name) for f in dataclasses.fields(info)}

@@ -4,6 +4,37 @@ The view is rich because the terminal and the web page draw the board from it:
 every square with its kind, every tile with its name, mafia, colour,
 facing, toughness, icons per absolute side and per printed side, and the
 squares under each sniper's fire.
+
+Observation tensor (``observation_tensor``), seat-relative: "me" is the
+observing player, "them" the other. For player 1 the board is turned half
+round (square ``sq`` becomes ``S-1-sq``, a facing turns by 180 degrees), so
+every player sees their own area at the bottom, as player 0 does (both board
+sides are symmetric under a half turn). With S squares (20), T tiles (24) and
+M mafias (3), flat, in this order::
+
+    offset              size       meaning (1.0 = yes, else 0.0)
+    0                   S*(T+6)    per square (turned for player 1), T+6 values each:
+                                     +0 my tile, +1 their tile, +2..+2+T tile id,
+                                     +2+T..+6+T facing N, E, S, W (turned for player 1)
+    B = S*(T+6)         T          my face-up tiles (by tile id)
+    B+T                 T          my face-down tiles (the known set, ruling KP-R2)
+    B+2T                T          their face-up tiles
+    B+3T                T          their face-down tiles
+    B+4T                M          my mafia (one-hot; none before the choice)
+    B+4T+M              M          their mafia
+    C = B+4T+2M         2          movement actions left / track start: mine, theirs
+    C+2                 5          phase: START, CHOOSE, DRAW, PLAY, END
+    C+7                 2          the current player (to move, or drawing) is me / them
+    C+9                 T          tiles liquidated by the last action
+    C+9+T               2          the game is over and I won / they won
+    C+11+T              6          end reason: exit, no-mans-land, liquidation,
+                                   out-of-actions, no-action, dawn
+    C+17+T              T          the tile that left the board (an exit)
+    total: S*(T+6) + 6T + 2M + 17  (767 with the designed tiles and boards)
+
+``information_state_string`` is the observer's seat and every state field
+(the view shows them all: nothing is hidden), so equal views give equal
+strings and different views different ones.
 """
 
 from __future__ import annotations
@@ -13,20 +44,23 @@ from typing import TYPE_CHECKING
 from ...core.api import CHANCE
 from .data import DIRS, MAFIA_INFO, SIDES
 from .state import (
+    CHOOSE,
     DAWN,
+    DRAW,
     END,
     EXIT,
     LIQUIDATION,
     NO_MANS_LAND,
     OUT_OF_ACTIONS,
     PHASE_NAMES,
+    PLAY,
     START,
     STUCK,
     State,
 )
 
 if TYPE_CHECKING:
-    from .rules import Kingpin
+    from .game import Kingpin
 
 REASONS = {
     EXIT: "a gangster left the board past the enemy's area of influence (the enemy kingpin is liquidated)",
@@ -236,9 +270,9 @@ def view(game: Kingpin, s: State, player: int | None) -> dict:
 def observe_action(game: Kingpin, s: State, action: int, player: int | None, observer: int | None) -> str:
     if s.phase == START:
         return f"chance: player {action} starts (chosen at random)"
+    if s.phase == DRAW:
+        return f"player {s.current} turns up {game.t.tiles[action].short}"
     text = game.codec.to_str(action)
-    if game.current_player(s) == CHANCE:
-        return f"player {s.current} turns up {text[5:]}"
     line = f"player {player}: {text}"
     after = game.apply(s, action, player)
     if after.last_dead and action < game.codec.PLAY0 and action >= game.codec.SHOOT0:
@@ -253,7 +287,7 @@ def explain_illegal(game: Kingpin, s: State, action: int, player: int) -> str:
     C = game.codec
     t = game.t
     if s.phase == 0:
-        if C.CHOOSE0 <= action < C.DRAW0:
+        if C.CHOOSE0 <= action < C.N:
             return "the starting player has already chosen that mafia"
         return "both players must first choose a mafia"
     if s.phase != 2:
@@ -324,3 +358,68 @@ def explain_illegal(game: Kingpin, s: State, action: int, player: int) -> str:
     if n2 < 0 or board[n2] < 0 or own[board[n2] >> 2] == player:
         return "a raid needs an enemy tile two squares away in a straight line"
     return "the raid would not liquidate the attacked gangster (too little power for its toughness)"
+
+
+# ---- the research surface ---------------------------------------------------------------
+_PHASE_INDEX = {START: 0, CHOOSE: 1, DRAW: 2, PLAY: 3, END: 4}
+_REASON_INDEX = {EXIT: 0, NO_MANS_LAND: 1, LIQUIDATION: 2, OUT_OF_ACTIONS: 3, STUCK: 4, DAWN: 5}
+
+
+def tensor_size(t) -> int:
+    """Returns the length of the observation tensor for tables ``t`` (see the module docstring)."""
+    return t.n_sq * (t.n_tiles + 6) + 6 * t.n_tiles + 2 * len(t.mafias) + 17
+
+
+def observation_tensor(game: Kingpin, s: State, player: int) -> list[float]:
+    """Returns ``player``'s observation as flat floats, encoded as the module docstring says."""
+    t = game.t
+    S, T, M = t.n_sq, t.n_tiles, len(t.mafias)
+    out = [0.0] * tensor_size(t)
+    me, them = player, 1 - player
+    turn = player == 1
+    mafia = s.mafia
+    own = game.owners(mafia) if mafia[0] >= 0 and mafia[1] >= 0 else None
+    per = T + 6
+    board = s.board
+    for sq in range(S):
+        c = board[sq]
+        if c < 0:
+            continue
+        tl = c >> 2
+        f = c & 3
+        base = ((S - 1 - sq) if turn else sq) * per
+        if own is not None:
+            out[base + (0 if own[tl] == me else 1)] = 1.0
+        out[base + 2 + tl] = 1.0
+        out[base + 2 + T + ((f + 2) & 3 if turn else f)] = 1.0
+    b = S * per
+    for i, group in enumerate((s.hand[me], s.deck[me], s.hand[them], s.deck[them])):
+        o = b + i * T
+        for x in group:
+            out[o + x] = 1.0
+    b += 4 * T
+    if mafia[me] >= 0:
+        out[b + mafia[me]] = 1.0
+    if mafia[them] >= 0:
+        out[b + M + mafia[them]] = 1.0
+    c0 = b + 2 * M
+    out[c0] = s.track[me] / game.track_start
+    out[c0 + 1] = s.track[them] / game.track_start
+    out[c0 + 2 + _PHASE_INDEX[s.phase]] = 1.0
+    out[c0 + 7 + (0 if s.current == me else 1)] = 1.0
+    for x in s.last_dead:
+        out[c0 + 9 + x] = 1.0
+    if s.phase == END:
+        out[c0 + 9 + T + (0 if s.winner == me else 1)] = 1.0
+        r = _REASON_INDEX.get(s.reason)
+        if r is not None:
+            out[c0 + 11 + T + r] = 1.0
+        if s.exited >= 0:
+            out[c0 + 17 + T + s.exited] = 1.0
+    return out
+
+
+def information_state_string(game: Kingpin, s: State, player: int) -> str:
+    """Returns the observer's seat and every state field (nothing is hidden): a canonical key."""
+    return (f"{player}|{s.phase}|{s.current}|{s.mafia}|{s.board}|{s.hand}|{s.deck}|{s.track}|"
+            f"{s.winner}|{s.reason}|{s.last_dead}|{s.exited}")
