@@ -211,10 +211,10 @@ class KingmakerEnv(gym.Env):
 
     def _opponent_action(self, s: Any, p: int) -> int:
         game = self.game
-        obs = Observation(
+        obs = _LazyObservation(
             game,
             p,
-            game.view(s, p),
+            s,
             game.legal_actions(s, p),
             lambda rng, s=s, p=p: game.sample_hidden(s, p, rng),
             self._agent_rngs[p],
@@ -227,3 +227,28 @@ class KingmakerEnv(gym.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.enc.mask(self.state, self.seat), "seat": self.seat}
+
+
+class _LazyObservation(Observation):
+    """An ``Observation`` whose view is built on first use (a random agent never reads it)."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, game: Game, player: int, s: Any, legal: list[int], sampler: Any, rng: random.Random) -> None:
+        Observation.__init__(self, game, player, None, legal, sampler, rng)  # type: ignore[arg-type]
+        self._state = s
+
+    @property
+    def view(self) -> dict:  # type: ignore[override]
+        v = _VIEW_SLOT.__get__(self)
+        if v is None:
+            v = self.game.view(self._state, self.player)
+            _VIEW_SLOT.__set__(self, v)
+        return v
+
+    @view.setter
+    def view(self, value: dict) -> None:
+        _VIEW_SLOT.__set__(self, value)
+
+
+_VIEW_SLOT = Observation.__dict__["view"]

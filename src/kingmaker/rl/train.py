@@ -1,0 +1,326 @@
+"""A baseline that learns: masked PPO in numpy (no torch, no jax).
+
+    python -m kingmaker.rl.train --game kings-kilt --players 2 --opponent random \\
+        --episodes 20000 --out kk.npz --curve curve.csv
+
+One seat (drawn at random each episode, so the policy learns every seat)
+plays ``KingmakerEnv`` against agent specs. Every update collects ``batch``
+whole episodes from ``envs`` environments stepped in lockstep (one batched
+forward pass per step), then takes ``epochs`` passes of Adam steps over
+minibatches of PPO's loss
+
+    loss = -mean(min(r A, clip(r, 1-e, 1+e) A)) + value_coef * mean((V(x) - G)^2) - entropy_coef * mean(H)
+
+with r the probability ratio of the new and the collecting policy, G the
+episode's final reward (centred: +0.5 a win, -0.5 a loss, 0 a tie in a
+two-player game; no discount) and A = G - V(x), normalised over the batch. The policy never
+chooses an illegal action: the mask zeroes it before the softmax, so the
+gradient flows only through legal actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .gymnasium import KingmakerEnv
+from .policy import MaskedPolicy
+
+__all__ = ["Adam", "TrainConfig", "gradients", "log_probs", "train", "write_curve"]
+
+
+@dataclass
+class TrainConfig:
+    """Knobs of ``train`` (defaults: the shipped King's Kilt two-player policy)."""
+
+    game: str = "kings-kilt"
+    players: int = 2
+    options: dict[str, Any] = field(default_factory=dict)
+    opponents: str = "random"
+    episodes: int = 20000
+    batch: int = 64
+    envs: int = 32
+    hidden: tuple[int, ...] = (128,)
+    lr: float = 3e-4
+    value_coef: float = 0.5
+    entropy_coef: float = 0.01
+    max_grad_norm: float = 0.5
+    epochs: int = 4
+    minibatch: int = 256
+    clip: float = 0.2
+    seed: int = 0
+
+
+class Adam:
+    """Adam over a dict of numpy arrays (updated in place)."""
+
+    def __init__(self, params: dict[str, np.ndarray], lr: float, b1: float = 0.9, b2: float = 0.999) -> None:
+        self.lr, self.b1, self.b2 = lr, b1, b2
+        self.m = {k: np.zeros_like(v) for k, v in params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in params.items()}
+        self.t = 0
+
+    def step(self, params: dict[str, np.ndarray], grads: dict[str, np.ndarray]) -> None:
+        self.t += 1
+        c1 = 1 - self.b1**self.t
+        c2 = 1 - self.b2**self.t
+        for k, g in grads.items():
+            self.m[k] = self.b1 * self.m[k] + (1 - self.b1) * g
+            self.v[k] = self.b2 * self.v[k] + (1 - self.b2) * g * g
+            params[k] -= self.lr * (self.m[k] / c1) / (np.sqrt(self.v[k] / c2) + 1e-8)
+
+
+def gradients(
+    policy: MaskedPolicy,
+    x: np.ndarray,
+    mask: np.ndarray,
+    actions: np.ndarray,
+    returns: np.ndarray,
+    value_coef: float,
+    entropy_coef: float,
+    advantages: np.ndarray | None = None,
+    old_logp: np.ndarray | None = None,
+    clip: float = 0.2,
+) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Returns the loss gradients for a batch of decisions, and loss statistics.
+
+    Without ``old_logp`` the policy term is plain policy gradient,
+    ``-mean(A log pi(a))`` with ``A = advantages`` (default ``returns - V(x)``);
+    with it, PPO's clipped surrogate ``-mean(min(r A, clip(r, 1-clip, 1+clip) A))``
+    where ``r = pi(a) / exp(old_logp)``.
+    """
+    n = len(actions)
+    logits, values, acts = policy.forward(x)
+    pr = MaskedPolicy.masked_probs(logits, mask)
+    legal = mask > 0
+    logp = np.where(legal, np.log(np.where(legal, pr, 1.0)), 0.0)
+    entropy = -(pr * logp).sum(axis=1)
+    rows = np.arange(n)
+    adv = returns - values if advantages is None else advantages
+    if old_logp is None:
+        coef = adv
+        surrogate = adv * logp[rows, actions]
+    else:
+        ratio = np.exp(logp[rows, actions] - old_logp)
+        clipped = np.clip(ratio, 1.0 - clip, 1.0 + clip)
+        surrogate = np.minimum(ratio * adv, clipped * adv)
+        # The gradient flows only where the unclipped term is the minimum.
+        coef = np.where(ratio * adv <= clipped * adv, ratio * adv, 0.0)
+    # d(-mean(coef log pi(a)))/dlogits = -(coef/n) (onehot(a) - pi)
+    dlogits = pr * coef[:, None]
+    dlogits[rows, actions] -= coef
+    # d(-c mean(H))/dlogits_j = (c/n) pi_j (log pi_j + H), on legal actions only
+    dlogits += entropy_coef * pr * (logp + entropy[:, None])
+    dlogits = np.where(legal, dlogits, 0.0) / n
+    dvalues = (2.0 * value_coef / n) * (values - returns)
+    p = policy.params
+    h = acts[-1]
+    grads = {
+        "Wp": h.T @ dlogits,
+        "bp": dlogits.sum(axis=0),
+        "Wv": h.T @ dvalues[:, None],
+        "bv": np.array([dvalues.sum()]),
+    }
+    dh = dlogits @ p["Wp"].T + dvalues[:, None] @ p["Wv"].T
+    for i in range(policy.layers - 1, -1, -1):
+        dz = dh * (1.0 - acts[i + 1] ** 2)
+        grads[f"W{i}"] = acts[i].T @ dz
+        grads[f"b{i}"] = dz.sum(axis=0)
+        if i:
+            dh = dz @ p[f"W{i}"].T
+    stats = {
+        "policy_loss": float(-surrogate.mean()),
+        "value_loss": float(((values - returns) ** 2).mean()),
+        "entropy": float(entropy.mean()),
+    }
+    return {k: v.astype(np.float32) for k, v in grads.items()}, stats
+
+
+def log_probs(policy: MaskedPolicy, x: np.ndarray, mask: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Returns (log pi(a|x), V(x)) for a batch."""
+    logits, values, _ = policy.forward(x)
+    pr = MaskedPolicy.masked_probs(logits, mask)
+    return np.log(np.maximum(pr[np.arange(len(actions)), actions], 1e-12)), values
+
+
+def _clip(grads: dict[str, np.ndarray], limit: float) -> float:
+    norm = float(np.sqrt(sum(float((g * g).sum()) for g in grads.values())))
+    if norm > limit:
+        for g in grads.values():
+            g *= limit / norm
+    return norm
+
+
+def train(
+    cfg: TrainConfig,
+    on_update: Callable[[dict[str, Any]], None] | None = None,
+    max_steps: int | None = None,
+) -> tuple[MaskedPolicy, list[dict[str, Any]]]:
+    """Trains a policy; returns it and one row of statistics per update.
+
+    Args:
+        cfg: the settings.
+        on_update: called with each update's row (episodes so far, win rate of
+            the batch, mean reward, losses, CPU seconds).
+        max_steps: stop after this many learner decisions (a smoke test), or None.
+    """
+    envs = [
+        KingmakerEnv(cfg.game, cfg.players, seat="random", opponents=cfg.opponents, reward="centred", **cfg.options)
+        for _ in range(cfg.envs)
+    ]
+    game = envs[0].game
+    policy = MaskedPolicy.for_game(game, cfg.hidden, cfg.seed)
+    opt = Adam(policy.params, cfg.lr)
+    rng = np.random.default_rng(cfg.seed)
+    obs = [e.reset(seed=cfg.seed * 100_003 + i)[0] for i, e in enumerate(envs)]
+    traj: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in envs]
+    done_x: list[np.ndarray] = []
+    done_m: list[np.ndarray] = []
+    done_a: list[int] = []
+    done_g: list[float] = []
+    finished: list[float] = []
+    rows: list[dict[str, Any]] = []
+    episodes = 0
+    steps = 0
+    start = time.process_time()
+    while episodes < cfg.episodes and (max_steps is None or steps < max_steps):
+        x = np.stack([o["observation"].reshape(-1) for o in obs])
+        m = np.stack([o["action_mask"] for o in obs])
+        pr = policy.probs(x, m)
+        c = pr.cumsum(axis=1)
+        u = rng.random(len(envs))[:, None] * c[:, -1:]
+        acts = np.minimum((c <= u).sum(axis=1), pr.shape[1] - 1)
+        for i, e in enumerate(envs):
+            a = int(acts[i])
+            if m[i, a] == 0:  # rounding at the top end: take the most probable legal action
+                a = int(np.argmax(pr[i]))
+            traj[i].append((x[i], m[i], a))
+            o, r, term, trunc, _ = e.step(a)
+            steps += 1
+            if term or trunc:
+                for xi, mi, ai in traj[i]:
+                    done_x.append(xi)
+                    done_m.append(mi)
+                    done_a.append(ai)
+                    done_g.append(float(r))
+                traj[i] = []
+                finished.append(float(r))
+                episodes += 1
+                o, _ = e.reset()
+            obs[i] = o
+        if len(finished) >= cfg.batch or (max_steps is not None and steps >= max_steps and done_a):
+            bx, bm = np.stack(done_x), np.stack(done_m)
+            ba, bg = np.array(done_a), np.array(done_g, dtype=np.float32)
+            old_logp, old_v = log_probs(policy, bx, bm, ba)
+            adv = bg - old_v
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            for _ in range(cfg.epochs):
+                order = rng.permutation(len(ba))
+                for lo in range(0, len(ba), cfg.minibatch):
+                    idx = order[lo : lo + cfg.minibatch]
+                    grads, stats = gradients(
+                        policy, bx[idx], bm[idx], ba[idx], bg[idx], cfg.value_coef, cfg.entropy_coef,
+                        advantages=adv[idx], old_logp=old_logp[idx], clip=cfg.clip,
+                    )
+                    norm = _clip(grads, cfg.max_grad_norm)
+                    opt.step(policy.params, grads)
+            row = {
+                "episodes": episodes,
+                "steps": steps,
+                "win_rate": float(np.mean([r > 0 for r in finished])) if finished else 0.0,
+                "mean_reward": float(np.mean(finished)) if finished else 0.0,
+                "grad_norm": norm,
+                "cpu_seconds": time.process_time() - start,
+                **stats,
+            }
+            rows.append(row)
+            if on_update is not None:
+                on_update(row)
+            done_x, done_m, done_a, done_g, finished = [], [], [], [], []
+    policy.meta.update(
+        {
+            "trained": {
+                "algorithm": "masked PPO (clipped surrogate, value baseline, numpy)",
+                "opponents": cfg.opponents,
+                "episodes": episodes,
+                "steps": steps,
+                "cpu_seconds": round(time.process_time() - start, 1),
+                "hidden": list(cfg.hidden),
+                "lr": cfg.lr,
+                "batch": cfg.batch,
+                "seed": cfg.seed,
+            }
+        }
+    )
+    return policy, rows
+
+
+def write_curve(rows: Sequence[dict[str, Any]], path: str | Path) -> None:
+    """Writes the statistics rows as CSV."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="kings-kilt")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--opponent", default="random", help="agent spec of the other seats")
+    ap.add_argument("--episodes", type=int, default=20000)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--envs", type=int, default=32)
+    ap.add_argument("--hidden", default="128", help="hidden sizes, comma-separated")
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--entropy", type=float, default=0.01)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", required=True, help="the .npz file to write")
+    ap.add_argument("--curve", default=None, help="a CSV of per-update statistics")
+    args = ap.parse_args(argv)
+    options = dict(pair.split("=", 1) for pair in args.option)
+    cfg = TrainConfig(
+        game=args.game,
+        players=args.players,
+        options=options,
+        opponents=args.opponent,
+        episodes=args.episodes,
+        batch=args.batch,
+        envs=args.envs,
+        hidden=tuple(int(h) for h in args.hidden.split(",") if h),
+        lr=args.lr,
+        epochs=args.epochs,
+        entropy_coef=args.entropy,
+        seed=args.seed,
+    )
+
+    def report(row: dict[str, Any]) -> None:
+        if len(rows_seen) % 20 == 0:
+            print(
+                f"episodes {row['episodes']:>7}  win {row['win_rate']:.2f}  reward {row['mean_reward']:+.3f}  "
+                f"entropy {row['entropy']:.2f}  cpu {row['cpu_seconds']:.0f}s",
+                flush=True,
+            )
+        rows_seen.append(row)
+
+    rows_seen: list[dict[str, Any]] = []
+    policy, rows = train(cfg, on_update=report)
+    print(f"wrote {policy.save(args.out)}")
+    if args.curve and rows:
+        write_curve(rows, args.curve)
+        print(f"wrote {args.curve}")
+
+
+if __name__ == "__main__":
+    main()
