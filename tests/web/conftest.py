@@ -80,9 +80,10 @@ def free_port() -> int:
 class Server:
     """A real ``python -m kingmaker.web`` process on loopback; restartable on the same database."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: str, bot_delay: float = 0.0, args: tuple[str, ...] = ()) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.args = tuple(args)
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.log = Path(f"/tmp/kingmaker-web-test-{self.port}.log")
@@ -100,7 +101,7 @@ class Server:
         env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kingmaker.web", "--port", str(self.port), "--db", self.db,
-             "--bot-delay", str(self.bot_delay)],
+             "--bot-delay", str(self.bot_delay), *self.args],
             stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env, cwd=ROOT,
         )
         deadline = time.monotonic() + 30
@@ -141,8 +142,8 @@ class Server:
 def make_server(tmp_path):
     servers: list[Server] = []
 
-    def make(db: str | None = None, bot_delay: float = 0.0) -> Server:
-        s = Server(db or str(tmp_path / f"web{len(servers)}.sqlite3"), bot_delay)
+    def make(db: str | None = None, bot_delay: float = 0.0, args: tuple[str, ...] = ()) -> Server:
+        s = Server(db or str(tmp_path / f"web{len(servers)}.sqlite3"), bot_delay, args)
         servers.append(s)
         return s.start()
 

@@ -92,7 +92,9 @@ def fists_client(monkeypatch, tmp_path):
     monkeypatch.setitem(registry._GAMES, Fists.id, Fists)
     from kingmaker.web.app import create_app
 
-    app = create_app(f"sqlite:///{tmp_path / 'fists.sqlite3'}", bot_delay=0.0)
+    # Threads, not worker processes: the Fists game is registered in this process only.
+    app = create_app(f"sqlite:///{tmp_path / 'fists.sqlite3'}", bot_delay=0.0, bot_workers=0, replay_workers=0,
+                     custom_bots=True)
     with TestClient(app) as client:
         yield client
 

@@ -5,6 +5,11 @@ state, the seeded chance stream, the log) and stores every action before
 anyone hears of it. Everything a seat is sent comes from
 ``game.view(state, seat)``, ``Match.log_for(seat)`` and the seat's own legal
 actions; a spectator is ``seat=None``.
+
+Several server processes may share one PostgreSQL database: each stored move is
+announced to the others (``LISTEN/NOTIFY``), which apply it to their own copy and
+tell their sockets; one process at a time drives a match's chance and bots (it holds
+the match's advisory lock), and another takes over when it dies.
 """
 
 from __future__ import annotations
@@ -15,11 +20,12 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.api import CHANCE, SIMULTANEOUS, TERMINAL, node_name
+from ..core.api import CHANCE, SIMULTANEOUS, TERMINAL, check_options, node_name
 from ..core.errors import (
     BadRequestError,
     ConflictError,
@@ -29,27 +35,44 @@ from ..core.errors import (
     SeatForbiddenError,
 )
 from ..core.match import Match
-from ..core.registry import available_games, game_class, make
+from ..core.registry import available_games, game_class
+from .models import ServerBusyError, safe_message
 from .storage import ActionRow, MatchRow, SeatRow, Storage, hash_token
+from .workers import MatchRecord, Workers, bot_move, build_replay
 
 log = logging.getLogger("kingmaker.web")
 
-__all__ = ["BadRequestError", "Hub", "LiveMatch", "NotFoundError", "SeatForbiddenError"]
-
-
-# The web's typed errors live in the core error tree (kingmaker.core.errors).
-
+__all__ = ["BadRequestError", "Hub", "LiveMatch", "NotFoundError", "SeatForbiddenError", "ServerBusyError"]
 
 HTTP_STATUS = {
     "match/not_found": 404,
     "seat/forbidden": 403,
     "match/conflict": 409,
     "game/unknown": 404,
+    "server/busy": 503,
 }
+
+# WebSocket close codes (4000-4999 are the application's).
+CLOSE_FORBIDDEN = 4403  # a token that holds no seat of this match
+CLOSE_NOT_FOUND = 4404
+CLOSE_SEAT_CHANGED = 4401  # the seat changed hands: the token this socket was opened with no longer holds it
+CLOSE_BAD_MESSAGE = 4400  # a message too large to read
+
+NAMED_LEVELS = ("easy", "normal", "hard")
 
 
 def http_status(err: GameError) -> int:
     return HTTP_STATUS.get(err.code, 400)
+
+
+def error_dict(err: GameError) -> dict:
+    """The error's JSON form with a short, encodable message."""
+    out = err.to_dict()
+    out["message"] = safe_message(str(out.get("message", "")))
+    details = out.get("details") or {}
+    out["details"] = {k: (safe_message(v, 80) if isinstance(v, str) else v) for k, v in details.items()
+                      if len(repr(v)) <= 400}
+    return out
 
 
 def node_label(cp: int) -> int | str:
@@ -57,53 +80,57 @@ def node_label(cp: int) -> int | str:
 
 
 def bot_levels() -> dict[str, list[str]]:
-    """Returns the bot kinds the agents package offers, with their levels where known."""
+    """Returns the bot kinds the agents package offers, with their named levels."""
     from ..agents import agent_kinds
 
-    levels: list[str] = []
-    try:
-        from ..agents.search import LEVELS
-
-        levels = list(LEVELS)
-    except ImportError:  # the search agents are optional
-        pass
-    out: dict[str, list[str]] = {}
-    for kind in agent_kinds():
-        out[kind] = levels if kind in ("ismcts", "team") else []
-    return out
+    return {kind: list(NAMED_LEVELS) if kind in ("ismcts", "team") else [] for kind in agent_kinds()}
 
 
-def check_bot_spec(spec: Any, game: Any) -> str:
-    from ..agents import make_agent
+def check_bot_spec(spec: Any, game: Any, custom: bool = False) -> str:
+    """Returns the bot spec, checked: a named level unless ``custom`` specs are allowed."""
+    from ..agents import agent_kinds, make_agent
 
     if not isinstance(spec, str) or not spec.strip():
         raise BadRequestError("a bot seat needs a bot kind such as 'heuristic' or 'ismcts:normal'")
-    spec = spec.strip()
-    make_agent(spec, game)  # raises GameError for an unknown kind
+    spec = spec.strip().lower()
+    if not custom:
+        kind, _, level = spec.partition(":")
+        ok = (kind in ("random", "heuristic") and not level) or (
+            kind in ("ismcts", "team") and level in ("",) + NAMED_LEVELS)
+        if not ok or kind not in agent_kinds():
+            raise BadRequestError(
+                "this server plays only the named bot levels: random, heuristic, "
+                "ismcts:easy|normal|hard, team:easy|normal|hard",
+                allowed=["random", "heuristic"] + [f"{k}:{lv}" for k in ("ismcts", "team") for lv in NAMED_LEVELS],
+            )
+    make_agent(spec, game)  # raises GameError for an unknown kind or level
     return spec
 
 
-@dataclass
+@dataclass(eq=False)
 class Subscriber:
-    """One WebSocket (or other listener): a seat (None: spectator) and a send coroutine."""
+    """One WebSocket (or other listener): a seat (None: spectator), the token's hash, send and close."""
 
     seat: int | None
     send: Callable[[dict], Any]
     log_sent: int = 0
+    token_hash: str | None = None
+    close: Callable[[int, str], Any] | None = None
 
 
-@dataclass
+@dataclass(eq=False)
 class LiveMatch:
     row: MatchRow
     game: Any
     match: Match
     seats: list[SeatRow]
-    agents: dict[int, Any] = field(default_factory=dict)
+    bots: dict[int, str] = field(default_factory=dict)  # seat -> bot spec
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: list[Subscriber] = field(default_factory=list)
     driver: asyncio.Task | None = None
     stale: bool = False
     sim_since: int | None = None  # version at which the current simultaneous round began
+    owned: bool = False  # this process holds the match's lock (drives chance and bots)
 
     @property
     def id(self) -> str:
@@ -116,29 +143,59 @@ class LiveMatch:
     def over(self) -> bool:
         return self.match.is_over()
 
+    def record(self) -> MatchRecord:
+        r = self.row
+        return (r.id, r.game, r.players, dict(r.options), r.seed,
+                tuple((e.player, e.action) for e in self.match.log))
+
 
 class Hub:
-    """All live matches of one server, over one storage.
+    """All live matches of one server process, over one storage.
 
     Args:
         storage: where matches are kept.
         bot_delay: seconds a bot waits before each move (so people can follow; 0 in tests).
-        base_url: prefix for invite links (the page builds its own from its address).
+        bot_workers: worker processes for bots (0: threads in this process, for tests).
+        bot_cpu_seconds: CPU time a bot may think per move; then it plays a random legal move.
+        bot_queue: bot moves that may wait for a worker before new bot matches are refused.
+        custom_bots: accept any agent spec (e.g. ``ismcts:hard/iterations=5000``), not only named levels.
+        replay_workers: worker processes that build replays (0: threads).
+        replay_queue: replays that may wait before more are refused (server/busy).
     """
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.4, base_url: str = "") -> None:
+    def __init__(self, storage: Storage, bot_delay: float = 0.4, base_url: str = "", *, bot_workers: int = 2,
+                 bot_cpu_seconds: float = 10.0, bot_queue: int = 200, custom_bots: bool = False,
+                 replay_workers: int = 1, replay_queue: int = 16) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
         self.base_url = base_url
+        self.custom_bots = custom_bots
+        self.bot_cpu_seconds = bot_cpu_seconds
+        self.bots = Workers(bot_workers, bot_queue, "bots")
+        self.replays = Workers(replay_workers, replay_queue, "replays")
+        self._replay_cache: OrderedDict[tuple, bytes] = OrderedDict()
         self.live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._closing = False
+        self._tasks: set[asyncio.Task] = set()
+        self.server_id = secrets.token_hex(4)
         self.started = time.time()
 
     # ---- lifecycle -------------------------------------------------------------------
     async def start(self) -> None:
         """Loads every unfinished match and lets its bots carry on (after a restart)."""
+        loop = asyncio.get_running_loop()
+        self.storage.origin = self.server_id
+        self.storage.listen(lambda mid, version, kind, origin: loop.call_soon_threadsafe(
+            self._spawn, self.on_notify(mid, version, kind, origin)))
+        await self._resume_all()
+        if self.storage.shared:
+            self._spawn(self._watch())
+
+    async def _resume_all(self) -> None:
         for row in self.storage.list_matches(status="playing", limit=100000):
+            if row.id in self.live:
+                continue
             try:
                 live = await self.get(row.id)
             except Exception as e:  # a game whose rules changed must not stop the server
@@ -146,94 +203,93 @@ class Hub:
                 continue
             self.kick(live)
 
+    async def _watch(self) -> None:
+        """Several processes: takes over matches whose driving process died (its lock is free)."""
+        rounds = 0
+        while not self._closing:
+            await asyncio.sleep(1.0)
+            rounds += 1
+            with contextlib.suppress(Exception):
+                if rounds % 5 == 0:
+                    await self._resume_all()
+                for live in list(self.live.values()):
+                    self.kick(live)
+
+    def _spawn(self, coro: Any) -> None:
+        if self._closing:
+            coro.close()
+            return
+        t = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+
     async def close(self) -> None:
         self._closing = True
-        tasks = [lv.driver for lv in self.live.values() if lv.driver is not None]
+        tasks = [lv.driver for lv in self.live.values() if lv.driver is not None] + list(self._tasks)
         for t in tasks:
             t.cancel()
         for t in tasks:
             with contextlib.suppress(BaseException):
                 await t
+        self.storage.unlisten()
+        self.bots.close()
+        self.replays.close()
 
     # ---- games -----------------------------------------------------------------------------
     def games(self) -> list[dict]:
         out = []
         for gid in available_games():
             cls = game_class(gid)
-            out.append(
-                {
-                    "id": gid,
-                    "name": cls.name,
-                    "min_players": cls.min_players,
-                    "max_players": cls.max_players,
-                    "summary": cls.summary,
-                    "cooperative": cls.cooperative,
-                    "has_simultaneous": cls.has_simultaneous,
-                    "perfect_information": cls.perfect_information,
-                    "options": [o.to_dict() for o in cls.options],
-                }
-            )
+            out.append({
+                "id": gid, "name": cls.name, "min_players": cls.min_players, "max_players": cls.max_players,
+                "summary": cls.summary, "cooperative": cls.cooperative, "has_simultaneous": cls.has_simultaneous,
+                "perfect_information": cls.perfect_information, "options": [o.to_dict() for o in cls.options],
+            })
         return out
 
     # ---- creating and loading ----------------------------------------------------------
     def create(self, body: dict) -> dict:
-        """Creates a match from a lobby request; returns its summary and the human seats' tokens."""
-        if not isinstance(body, dict):
-            raise BadRequestError("the body must be a JSON object")
-        game_id = body.get("game")
-        if not isinstance(game_id, str):
-            raise BadRequestError("'game' (a game id) is required", allowed=available_games())
-        options = body.get("options") or {}
-        if not isinstance(options, dict):
-            raise BadRequestError("'options' must be an object of option names to values")
-        game = make(game_id, players=body.get("players"), **options)
-        n = game.num_players
+        """Creates a match from a validated lobby request (models.CreateMatch as a dict)."""
+        cls = game_class(body["game"])
+        n, values = check_options(cls, body.get("players"), body.get("options") or {})
+        game = cls(n, **values)
         seats_in = body.get("seats")
         if seats_in is None:
             seats_in = [{"kind": "human"}] + [{"kind": "bot", "bot": "heuristic"}] * (n - 1)
-        if not isinstance(seats_in, list) or len(seats_in) != n:
+        if len(seats_in) != n:
             raise BadRequestError(f"'seats' must list {n} seats (one per player)", players=n)
         you = body.get("you", 0)
-        if you is not None and (not isinstance(you, int) or isinstance(you, bool) or not 0 <= you < n):
+        if you is not None and not 0 <= you < n:
             raise BadRequestError(f"'you' must be a seat number from 0 to {n - 1}, or null")
         seed = body.get("seed")
         if seed is None:
             seed = random.randrange(2**62)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
-            raise BadRequestError("'seed' must be an integer from 0 to 2**62 - 1")
         seats: list[SeatRow] = []
         tokens: dict[int, str] = {}
         for i, s in enumerate(seats_in):
-            if not isinstance(s, dict):
-                raise BadRequestError(f"seat {i} must be an object with 'kind'")
-            kind = s.get("kind", "human")
-            name = s.get("name")
-            if name is not None and (not isinstance(name, str) or len(name) > 40):
-                raise BadRequestError(f"seat {i}: a name is text of at most 40 characters")
+            kind, name = s.get("kind", "human"), s.get("name")
             if kind == "bot":
-                spec = check_bot_spec(s.get("bot", "heuristic"), game)
+                spec = check_bot_spec(s.get("bot") or "heuristic", game, self.custom_bots)
                 seats.append(SeatRow(i, "bot", bot=spec, name=name or f"bot ({spec})", claimed=True))
-            elif kind == "human":
+            else:
                 tok = secrets.token_urlsafe(18)
                 tokens[i] = tok
                 claimed = you == i
                 seats.append(SeatRow(i, "human", name=name or (f"player {i}" if claimed else None),
                                      token_hash=hash_token(tok), claimed=claimed))
-            else:
-                raise BadRequestError(f"seat {i}: kind must be 'human' or 'bot', not {kind!r}")
         if you is not None and seats[you].kind != "human":
             raise BadRequestError(f"seat {you} ('you') must be a human seat")
+        if any(s.kind == "bot" for s in seats) and self.bots.busy():
+            raise ServerBusyError("the server's bots are busy; try again in a moment", retry_after=10)
         mid = secrets.token_hex(6)
-        row = MatchRow(
-            id=mid, game=game.id, players=n, options=dict(game.option_values), seed=seed,
-            public=bool(body.get("public", True)), state=game.to_json(game.new_initial_state()),
-        )
+        row = MatchRow(id=mid, game=game.id, players=n, options=dict(game.option_values), seed=seed,
+                       public=body.get("public", True), state=game.to_json(game.new_initial_state()))
         self.storage.create_match(row, seats)
         return {"match": mid, "tokens": {str(k): v for k, v in tokens.items()}, "you": you}
 
     async def get(self, match_id: str) -> LiveMatch:
         """Returns the live match, loading (replaying) it from storage if needed."""
-        if not isinstance(match_id, str):
+        if not isinstance(match_id, str) or len(match_id) > 64:
             raise NotFoundError("no such match")
         live = self.live.get(match_id)
         if live is not None and not live.stale:
@@ -253,44 +309,66 @@ class Hub:
     def _load(self, match_id: str) -> LiveMatch:
         row = self.storage.get_match(match_id)
         if row is None:
-            raise NotFoundError(f"no match {match_id!r}", match=match_id)
+            raise NotFoundError(f"no match {safe_message(match_id, 64)!r}", match=match_id)
         seats = self.storage.get_seats(match_id)
         actions = self.storage.get_actions(match_id)
-        game = make(row.game, players=row.players, **row.options)
+        cls = game_class(row.game)
+        n, values = check_options(cls, row.players, row.options)
+        game = cls(n, **values)
         m = Match(game, seed=row.seed)
-        simultaneous: list[bool] = []  # was action i a commitment at a SIMULTANEOUS node?
-        for i, a in enumerate(actions):
-            simultaneous.append(m.current_player == SIMULTANEOUS)
-            if a.player == CHANCE:
-                got = m.step_chance()
-                if got != a.action:
-                    raise RecordError(
-                        f"match {match_id}: chance outcome {i} replays as {got}, stored {a.action}"
-                    )
-            else:
-                m.play(a.action, a.player)
-        if row.state is not None and game.to_json(m.state) != row.state:
-            raise RecordError(f"match {match_id}: the replayed state differs from the stored one")
         live = LiveMatch(row=row, game=game, match=m, seats=seats)
+        simultaneous = self._apply(live, actions)
         if m.current_player == SIMULTANEOUS:
             # The round began after the last action that was not a simultaneous commitment.
             since = len(m.log)
             while since > 0 and simultaneous[since - 1]:
                 since -= 1
             live.sim_since = since
+        if row.state is not None and len(actions) == row.version and game.to_json(m.state) != row.state:
+            raise RecordError(f"match {match_id}: the replayed state differs from the stored one")
         old = self.live.get(match_id)
         if old is not None:
             live.subscribers = old.subscribers
-        self._make_agents(live)
+            live.owned = old.owned
+        self._set_bots(live)
         return live
 
-    def _make_agents(self, live: LiveMatch) -> None:
-        from ..agents import make_agent
+    def _apply(self, live: LiveMatch, actions: list[ActionRow]) -> list[bool]:
+        """Plays stored actions on the live match (loading it, or moves stored by another process).
 
-        live.agents = {}
+        Returns, for each action, whether it was a commitment at a SIMULTANEOUS node.
+        """
+        m = live.match
+        simultaneous = []
+        for a in actions:
+            acting = m.acting_players if m.current_player == SIMULTANEOUS else None
+            simultaneous.append(acting is not None)
+            if a.player == CHANCE:
+                got = m.step_chance()
+                if got != a.action:
+                    raise RecordError(f"match {live.id}: chance outcome {len(m.log) - 1} replays as {got}, "
+                                      f"stored {a.action}")
+            else:
+                m.play(a.action, a.player)
+            self._note_round(live, acting)
+        live.row.version = live.version
+        if m.is_over():
+            live.row.status, live.row.result = "over", list(m.returns())
+        return simultaneous
+
+    def _set_bots(self, live: LiveMatch) -> None:
+        live.bots = {}
         for s in live.seats:
             if s.kind == "bot" and s.bot:
-                live.agents[s.seat] = make_agent(s.bot, live.game)
+                spec = s.bot
+                if not self.custom_bots:
+                    try:
+                        spec = check_bot_spec(spec, live.game)
+                    except GameError:
+                        log.warning("match %s seat %d: bot %r is not a named level here; heuristic plays",
+                                    live.id, s.seat, safe_message(spec, 60))
+                        spec = "heuristic"
+                live.bots[s.seat] = spec
 
     # ---- seats and tokens --------------------------------------------------------------------
     def seat_of(self, live: LiveMatch, token: str | None) -> int | None:
@@ -303,30 +381,50 @@ class Hub:
                 return s.seat
         raise SeatForbiddenError("this seat token is not valid for this match", match=live.id)
 
+    def holds(self, live: LiveMatch, sub: Subscriber) -> bool:
+        """True while the socket's token still holds its seat (always for a spectator)."""
+        if sub.seat is None:
+            return True
+        s = live.seats[sub.seat]
+        return s.kind == "human" and s.token_hash is not None and s.token_hash == sub.token_hash
+
     def seats_public(self, live: LiveMatch) -> list[dict]:
         conn = {sub.seat for sub in live.subscribers}
         return [
-            {
-                "seat": s.seat,
-                "kind": s.kind,
-                "bot": s.bot,
-                "name": s.name,
-                "claimed": s.claimed,
-                "connected": s.kind == "bot" or s.seat in conn,
-            }
+            {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "claimed": s.claimed,
+             "connected": s.kind == "bot" or s.seat in conn}
             for s in live.seats
         ]
 
+    async def evict(self, live: LiveMatch) -> None:
+        """Closes every socket whose token no longer holds its seat (the seat changed hands)."""
+        for sub in list(live.subscribers):
+            if not self.holds(live, sub):
+                with contextlib.suppress(ValueError):
+                    live.subscribers.remove(sub)
+                if sub.close is not None:
+                    with contextlib.suppress(Exception):
+                        await sub.close(CLOSE_SEAT_CHANGED, "this seat changed hands; its old token is no longer valid")
+
     async def join(self, match_id: str, body: dict) -> dict:
-        """Claims a human seat: with its invite token, or any open seat of a public match."""
+        """Claims a human seat: with its invite token, or any open seat of a public match.
+
+        Claiming a seat always gives a fresh token: the invite token stops working (the
+        creator who sent it can no longer read the seat), and sockets opened with it close.
+        The holder of a claimed seat's token may join again (a new name); the token stays.
+        """
         live = await self.get(match_id)
         name = body.get("name")
-        if name is not None and (not isinstance(name, str) or len(name) > 40):
-            raise BadRequestError("a name is text of at most 40 characters")
         token = body.get("token")
         if token:
             seat = self.seat_of(live, token)
             row = live.seats[seat]
+            if row.claimed:
+                if name:
+                    row.name = name
+                    self.storage.update_seat(live.id, row)
+                    await self.broadcast_seats(live)
+                return {"match": live.id, "seat": row.seat, "token": token}
         else:
             if not live.row.public:
                 raise SeatForbiddenError("this match is private: join it with an invite link")
@@ -337,11 +435,12 @@ class Hub:
             if not open_seats:
                 raise SeatForbiddenError("no open seat to join" + (f" (seat {want})" if want is not None else ""))
             row = open_seats[0]
-            token = secrets.token_urlsafe(18)
-            row.token_hash = hash_token(token)
+        token = secrets.token_urlsafe(18)
+        row.token_hash = hash_token(token)
         row.claimed = True
         row.name = name or row.name or f"player {row.seat}"
         self.storage.update_seat(live.id, row)
+        await self.evict(live)
         await self.broadcast(live)
         return {"match": live.id, "seat": row.seat, "token": token}
 
@@ -354,56 +453,58 @@ class Hub:
         row = live.seats[seat]
         bot = body.get("bot")
         if bot:
-            row.kind, row.bot = "bot", check_bot_spec(bot, live.game)
+            spec = check_bot_spec(bot, live.game, self.custom_bots)
+            row.kind, row.bot = "bot", spec
             row.name, row.token_hash, row.claimed = f"bot ({row.bot})", None, True
         else:
             row.claimed, row.name = False, None
             row.token_hash = hash_token(secrets.token_urlsafe(18))
         self.storage.update_seat(live.id, row)
-        self._make_agents(live)
+        self._set_bots(live)
+        await self.evict(live)
         await self.broadcast(live)
         self.kick(live)
         return {"match": live.id, "seat": seat, "left": True}
 
+    async def seats_changed(self, live: LiveMatch) -> None:
+        """Another process changed a seat: reload the seats, close what lost its seat, tell the rest."""
+        live.seats = self.storage.get_seats(live.id)
+        self._set_bots(live)
+        await self.evict(live)
+        await self.broadcast(live)
+        self.kick(live)
+
     # ---- moves ---------------------------------------------------------------------------------
-    async def move(
-        self, match_id: str, token: str | None, body: dict
-    ) -> dict:
-        """Plays a human move from a request body ``{action | text, version?, seat?}``."""
+    async def move(self, match_id: str, token: str | None, body: dict) -> dict:
+        """Plays a human move from a validated body ``{action | text, version?, seat?}``."""
         live = await self.get(match_id)
         seat = self.seat_of(live, token)
         if seat is None:
             raise SeatForbiddenError("a move needs a seat token; spectators cannot move")
-        want = body.get("seat", seat)
-        if want != seat:
-            raise SeatForbiddenError(f"this token is for seat {seat}; it cannot act for seat {want}",
-                                     seat=seat)
+        want = body.get("seat")
+        if want is not None and want != seat:
+            raise SeatForbiddenError(f"this token is for seat {seat}; it cannot act for seat {want}", seat=seat)
         if live.seats[seat].kind != "human":
             raise SeatForbiddenError(f"seat {seat} is played by a bot")
-        version = body.get("version")
-        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-            raise BadRequestError("'version' must be an integer")
-        if "action" in body and body["action"] is not None:
-            action = body["action"]
-            if not isinstance(action, int) or isinstance(action, bool):
-                raise BadRequestError("'action' must be an integer (or send 'text')")
-        elif isinstance(body.get("text"), str):
+        if body.get("action") is not None:
+            action: int | str = body["action"]
+        elif body.get("text") is not None:
             action = body["text"]
         else:
             raise BadRequestError("a move needs 'action' (an int) or 'text' (its notation)")
-        new_version = await self._submit(live, seat, action, version)
+        new_version = await self._submit(live, seat, action, body.get("version"))
         self.kick(live)
         return {"match": live.id, "seat": seat, "version": new_version}
 
     async def _submit(self, live: LiveMatch, seat: int, action: int | str, version: int | None) -> int:
         async with live.lock:
-            live = await self._fresh(live)
+            if live.stale:
+                raise ConflictError("the match was reloaded; try again", match=live.id)
             if version is not None and version != live.version and not self._same_round(live, seat, version):
                 raise ConflictError(
                     f"your move was for version {version} but the match is at version {live.version}; "
                     "the position changed, choose again",
-                    version=version,
-                    current=live.version,
+                    version=version, current=live.version,
                 )
             m = live.match
             before = live.version
@@ -415,12 +516,7 @@ class Hub:
         return live.version
 
     def _same_round(self, live: LiveMatch, seat: int, version: int) -> bool:
-        """True when a simultaneous choice made at ``version`` is still open for ``seat``.
-
-        At a SIMULTANEOUS node the seats commit in any order, so a choice made
-        before another seat's commitment stays valid while the same round goes on
-        and the seat has not committed yet.
-        """
+        """True when a simultaneous choice made at ``version`` is still open for ``seat``."""
         return (
             live.sim_since is not None
             and live.sim_since <= version < live.version
@@ -437,49 +533,90 @@ class Hub:
         if live.sim_since is None or acting_before is None or not acting <= set(acting_before):
             live.sim_since = live.version
 
-    async def _fresh(self, live: LiveMatch) -> LiveMatch:
-        if live.stale:
-            raise ConflictError("the match was reloaded; try again", match=live.id)
-        return live
-
     def _store(self, live: LiveMatch, before: int) -> None:
         """Stores the actions taken since ``before``; on failure the live copy is dropped and reloaded."""
         m = live.match
         rows = [ActionRow(e.player, e.action, e.text) for e in m.log[before:]]
         over = m.is_over()
         try:
-            self.storage.append(
-                live.id, before, rows, live.game.to_json(m.state),
-                "over" if over else "playing", list(m.returns()) if over else None,
-            )
+            self.storage.append(live.id, before, rows, live.game.to_json(m.state),
+                                "over" if over else "playing", list(m.returns()) if over else None)
         except BaseException:
             live.stale = True
-            self.live.pop(live.id, None)
+            if self.live.get(live.id) is live:
+                self.live.pop(live.id, None)
+            self._spawn(self._reload(live))
             raise
         live.row.version = live.version
         if over:
             live.row.status = "over"
             live.row.result = list(m.returns())
 
+    async def _reload(self, old: LiveMatch) -> None:
+        """After a lost race: loads the stored match and sends every socket the current state."""
+        with contextlib.suppress(Exception):
+            live = await self.get(old.id)
+            for sub in old.subscribers:
+                if sub not in live.subscribers:
+                    live.subscribers.append(sub)
+            for sub in live.subscribers:
+                sub.log_sent = 0
+            await self.broadcast(live)
+            self.kick(live)
+
+    async def on_notify(self, mid: str, version: int, kind: str, origin: str) -> None:
+        """A move or seat change stored by another process: apply it here and tell the sockets."""
+        if origin == self.server_id:
+            return
+        live = self.live.get(mid)
+        if live is None or live.stale:
+            return
+        try:
+            if kind == "seats":
+                await self.seats_changed(live)
+                return
+            async with live.lock:
+                if version <= live.version:
+                    return
+                actions = self.storage.get_actions(mid, since=live.version)
+                self._apply(live, actions)
+            await self.broadcast(live)
+            self.kick(live)
+        except Exception:  # our copy disagrees with the store: reload it
+            log.exception("match %s: cannot apply a move from another process; reloading", mid)
+            live.stale = True
+            self.live.pop(mid, None)
+            await self._reload(live)
+
     # ---- chance and bots ---------------------------------------------------------------------------
     def kick(self, live: LiveMatch) -> None:
-        """Makes sure chance and bots move on when it is their turn."""
-        if self._closing or live.stale or live.over():
+        """Makes sure chance and bots move on when it is their turn (in the process that holds the match)."""
+        if self._closing or live.stale or live.over() or live.driver is not None:
             return
-        if live.driver is None:
-            live.driver = asyncio.get_running_loop().create_task(self._drive(live))
+        m = live.match
+        cp = m.current_player
+        if cp != CHANCE and not any(p in live.bots for p in m.acting_players):
+            return
+        if not live.owned:
+            if not self.storage.try_lock(live.id):
+                return  # another process drives this match
+            live.owned = True
+        live.driver = asyncio.get_running_loop().create_task(self._drive(live))
+
+    def _release(self, live: LiveMatch) -> None:
+        if live.owned and live.over():
+            self.storage.unlock(live.id)
+            live.owned = False
 
     async def _drive(self, live: LiveMatch) -> None:
         try:
             while not self._closing:
                 async with live.lock:
                     if live.stale:
-                        live.driver = None
                         return
                     m = live.match
                     cp = m.current_player
                     if cp == TERMINAL:
-                        live.driver = None
                         return
                     if cp == CHANCE:
                         before = live.version
@@ -489,23 +626,17 @@ class Hub:
                         self._note_round(live, None)
                         job = None
                     else:
-                        acting = m.acting_players
-                        bots = [p for p in acting if p in live.agents]
+                        bots = [p for p in m.acting_players if p in live.bots]
                         if not bots:
-                            live.driver = None
                             return
                         p = bots[0]
-                        job = (p, m.observation(p), live.version, live.agents[p])
+                        job = (p, live.bots[p], live.record(), live.version)
                 if job is None:
                     await self.broadcast(live)
                     continue
-                p, obs, version, agent = job
+                p, spec, rec, version = job
                 t0 = time.monotonic()
-                try:
-                    action = await asyncio.to_thread(agent.act, obs)
-                except Exception:  # a bot's bug must not stall the match: play a random legal move
-                    log.exception("match %s: bot of seat %d failed; it plays a random move", live.id, p)
-                    action = obs.rng.choice(obs.legal_actions)
+                action = await self._bot_action(live, p, spec, rec)
                 wait = self.bot_delay - (time.monotonic() - t0)
                 if wait > 0:
                     await asyncio.sleep(wait)
@@ -513,15 +644,43 @@ class Hub:
                     await self._submit(live, p, action, version)
                 except ConflictError:
                     if live.stale:
-                        live.driver = None
                         return
                     continue  # a human moved meanwhile (a simultaneous choice): think again
+                except GameError:
+                    log.exception("match %s: bot of seat %d chose an illegal move", live.id, p)
+                    await asyncio.sleep(0.5)
         except asyncio.CancelledError:
-            live.driver = None
             raise
-        except Exception:  # a bot or the storage failed: log, and let a later move retry
+        except Exception:  # the storage failed: log, and let a later move retry
             log.exception("match %s: the bot driver stopped", live.id)
+        finally:
             live.driver = None
+            self._release(live)
+
+    async def _bot_action(self, live: LiveMatch, seat: int, spec: str, rec: MatchRecord) -> int:
+        cpu = self.bot_cpu_seconds
+        try:
+            if self.bots.processes:
+                action, how = await self.bots.run(bot_move, rec, seat, spec, cpu, wall=3 * cpu + 10, bounded=False)
+            else:
+                action, how = await self.bots.run(self._bot_in_thread, live, seat, spec, bounded=False)
+        except Exception:
+            log.exception("match %s: the bot of seat %d could not move; it plays a random move", live.id, seat)
+            obs = live.match.observation(seat)
+            return obs.rng.choice(obs.legal_actions)
+        if how != "agent":
+            log.warning("match %s: the bot of seat %d played a random move (%s)", live.id, seat, how)
+        return action
+
+    def _bot_in_thread(self, live: LiveMatch, seat: int, spec: str) -> tuple[int, str]:
+        from ..agents import make_agent
+
+        obs = live.match.observation(seat)
+        try:
+            return make_agent(spec, live.game).act(obs), "agent"
+        except Exception:
+            log.exception("match %s: bot of seat %d failed; it plays a random move", live.id, seat)
+            return obs.rng.choice(obs.legal_actions), "error"
 
     # ---- what a seat is sent -----------------------------------------------------------------------
     def payload(self, live: LiveMatch, seat: int | None, log_from: int = 0) -> dict:
@@ -537,28 +696,21 @@ class Hub:
         lines = m.log_for(seat)
         over = m.is_over()
         return {
-            "type": "state",
-            "match": live.id,
-            "game": game.id,
-            "players": game.num_players,
-            "options": dict(game.option_values),
-            "version": live.version,
-            "seat": seat,
-            "status": "over" if over else "playing",
-            "to_move": node_label(cp),
-            "acting": acting,
-            "simultaneous": cp == SIMULTANEOUS,
-            "view": game.view(s, seat),
-            "legal": legal,
+            "type": "state", "match": live.id, "game": game.id, "players": game.num_players,
+            "options": dict(game.option_values), "version": live.version, "seat": seat,
+            "status": "over" if over else "playing", "to_move": node_label(cp), "acting": acting,
+            "simultaneous": cp == SIMULTANEOUS, "view": game.view(s, seat), "legal": legal,
             "log": {"start": log_from, "lines": lines[log_from:], "total": len(lines)},
-            "result": list(m.returns()) if over else None,
-            "seats": self.seats_public(live),
+            "result": list(m.returns()) if over else None, "seats": self.seats_public(live),
         }
 
     async def broadcast(self, live: LiveMatch) -> None:
-        """Sends each subscriber its seat's payload (built once per seat)."""
+        """Sends each subscriber whose token still holds its seat that seat's payload (built once per seat)."""
         cache: dict[tuple[int | None, int], dict] = {}
         for sub in list(live.subscribers):
+            if not self.holds(live, sub):
+                await self.evict(live)
+                continue
             key = (sub.seat, sub.log_sent)
             msg = cache.get(key)
             if msg is None:
@@ -583,88 +735,57 @@ class Hub:
     def summary(self, live: LiveMatch) -> dict:
         r = live.row
         m = live.match
-        cp = m.current_player
+        over = m.is_over()
         return {
-            "match": r.id,
-            "game": r.game,
-            "name": live.game.name,
-            "players": r.players,
-            "options": r.options,
-            "version": live.version,
-            "status": "over" if m.is_over() else "playing",
-            "to_move": node_label(cp),
-            "public": r.public,
-            "result": list(m.returns()) if m.is_over() else None,
-            "seats": self.seats_public(live),
-            "created": r.created,
-            "updated": r.updated,
+            "match": r.id, "game": r.game, "name": live.game.name, "players": r.players, "options": r.options,
+            "version": live.version, "status": "over" if over else "playing",
+            "to_move": node_label(m.current_player), "public": r.public,
+            "result": list(m.returns()) if over else None, "seats": self.seats_public(live),
+            "created": r.created, "updated": r.updated,
         }
 
     def lobby(self, limit: int = 50) -> list[dict]:
         out = []
         for r in self.storage.list_matches(limit=limit, public_only=True):
             live = self.live.get(r.id)
-            if live is not None:
+            if live is not None and not live.stale:
                 out.append(self.summary(live))
                 continue
-            seats = self.storage.get_seats(r.id)
             try:
                 name = game_class(r.game).name
             except GameError:
                 continue
-            out.append(
-                {
-                    "match": r.id, "game": r.game, "name": name, "players": r.players,
-                    "options": r.options, "version": r.version, "status": r.status,
-                    "to_move": None, "public": r.public, "result": r.result,
-                    "seats": [
-                        {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
-                         "claimed": s.claimed, "connected": s.kind == "bot"}
-                        for s in seats
-                    ],
-                    "created": r.created, "updated": r.updated,
-                }
-            )
+            out.append({
+                "match": r.id, "game": r.game, "name": name, "players": r.players, "options": r.options,
+                "version": r.version, "status": r.status, "to_move": None, "public": r.public,
+                "result": r.result,
+                "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "claimed": s.claimed,
+                           "connected": s.kind == "bot"} for s in self.storage.get_seats(r.id)],
+                "created": r.created, "updated": r.updated,
+            })
         return out
 
     # ---- replays -------------------------------------------------------------------------------------
-    async def replay(self, match_id: str, token: str | None) -> dict:
-        """Returns every step of the match as ``seat`` saw it (or a spectator): views and log lines.
+    async def replay(self, match_id: str, token: str | None) -> bytes:
+        """Returns (as JSON) every step of the match as ``seat`` saw it (or a spectator): views and log lines.
 
-        A seat may replay only from its own point of view (its token); anyone may
-        replay a public match as a spectator.
+        A seat may replay only from its own point of view (its token); anyone may replay a
+        match as a spectator. Replays are built in a worker, cached per match, version and
+        seat, and only a few are built at once (past the queue: ``server/busy``).
         """
+        import json
+
         live = await self.get(match_id)
         seat = self.seat_of(live, token)
-        game = live.game
-        m = Match(game, seed=live.row.seed)
-        frames = []
-
-        def frame(by: int | None) -> dict:
-            s = m.state
-            cp = game.current_player(s)
-            return {
-                "version": len(m.log),
-                "to_move": node_label(cp),
-                "view": game.view(s, seat),
-                "log_total": len(m.log_for(seat)),
-                "by": by,
-            }
-        frames.append(frame(None))
-        for e in list(live.match.log):
-            if e.player == CHANCE:
-                m.step_chance()
-            else:
-                m.play(e.action, e.player)
-            frames.append(frame(e.player))
-        return {
-            "match": live.id,
-            "game": game.id,
-            "players": game.num_players,
-            "seat": seat,
-            "status": "over" if m.is_over() else "playing",
-            "result": list(m.returns()) if m.is_over() else None,
-            "frames": frames,
-            "log": m.log_for(seat),
-            "seats": self.seats_public(live),
-        }
+        rec = live.record()
+        key = (live.id, len(rec[5]), seat)
+        body = self._replay_cache.get(key)
+        if body is None:
+            body = await self.replays.run(build_replay, rec, seat)
+            self._replay_cache[key] = body
+            while len(self._replay_cache) > 64:
+                self._replay_cache.popitem(last=False)
+        else:
+            self._replay_cache.move_to_end(key)
+        seats = json.dumps(self.seats_public(live), separators=(",", ":")).encode()
+        return body[:-1] + b',"seats":' + seats + b"}"

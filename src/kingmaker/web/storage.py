@@ -16,12 +16,14 @@ Seat tokens are stored only as SHA-256 hashes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -114,6 +116,7 @@ _SCHEMA = [
     "CREATE INDEX IF NOT EXISTS km_matches_status ON km_matches (status, updated)",
 ]
 
+_CHANNEL = "km_changes"
 _MATCH_COLS = "id, game, players, options, seed, version, status, result, public, state, created, updated"
 
 
@@ -125,6 +128,8 @@ class Storage:
 
     url: str = ""
     _param = "?"
+    shared = False  # several server processes may use this storage at once (PostgreSQL)
+    origin = ""  # the id of the server process writing (sent with its notifications)
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
@@ -138,6 +143,23 @@ class Storage:
 
     def _reconnect_if_broken(self) -> None:
         """Opens a new connection when the old one was lost (a database server restart)."""
+
+    # ---- several processes (PostgreSQL overrides these) ------------------------------
+    def _notify(self, cur: Any, match_id: str, version: int, kind: str) -> None:
+        """Announces a stored change to the other processes (sent when the transaction commits)."""
+
+    def listen(self, callback: Callable[[str, int, str, str], Any]) -> None:
+        """Calls ``callback(match_id, version, kind, origin)`` (from a thread) for each change announced."""
+
+    def unlisten(self) -> None:
+        """Stops listening."""
+
+    def try_lock(self, match_id: str) -> bool:
+        """Takes the match's lock for this process (the one that drives its bots); False if another has it."""
+        return True
+
+    def unlock(self, match_id: str) -> None:
+        """Gives the match's lock back."""
 
     # ---- shared --------------------------------------------------------------------
     def _sql(self, sql: str) -> str:
@@ -238,6 +260,7 @@ class Storage:
                     "INSERT INTO km_actions (match_id, idx, player, action, text) VALUES (?,?,?,?,?)",
                     (match_id, version + i, a.player, a.action, a.text),
                 )
+            self._notify(cur, match_id, new, "move")
         return new
 
     def update_seat(self, match_id: str, seat: SeatRow) -> None:
@@ -249,6 +272,7 @@ class Storage:
                 " WHERE match_id = ? AND seat = ?",
                 (seat.kind, seat.bot, seat.name, seat.token_hash, int(seat.claimed), match_id, seat.seat),
             )
+            self._notify(cur, match_id, -1, "seats")
 
     def get_match(self, match_id: str) -> MatchRow | None:
         with self._tx() as cur:
@@ -265,12 +289,13 @@ class Storage:
             ).fetchall()
         return [SeatRow(r[0], r[1], r[2], r[3], r[4], bool(r[5])) for r in rows]
 
-    def get_actions(self, match_id: str) -> list[ActionRow]:
+    def get_actions(self, match_id: str, since: int = 0) -> list[ActionRow]:
+        """Returns the stored actions of the match from index ``since`` on."""
         with self._tx() as cur:
             rows = self._ex(
                 cur,
-                "SELECT player, action, text FROM km_actions WHERE match_id = ? ORDER BY idx",
-                (match_id,),
+                "SELECT player, action, text FROM km_actions WHERE match_id = ? AND idx >= ? ORDER BY idx",
+                (match_id, since),
             ).fetchall()
         return [ActionRow(int(r[0]), int(r[1]), r[2]) for r in rows]
 
@@ -344,6 +369,85 @@ class PostgresStorage(Storage):
         self._psycopg = psycopg
         self._conn = psycopg.connect(url, autocommit=False)
         self._init_schema()
+        self._locks: set[str] = set()
+        self._lock_conn: Any = None
+        self._lock_mutex = threading.Lock()
+        self._listener: threading.Thread | None = None
+        self._listening = False
+
+    shared = True
+
+    def _notify(self, cur: Any, match_id: str, version: int, kind: str) -> None:
+        payload = json.dumps({"m": match_id, "v": version, "k": kind, "o": self.origin})
+        cur.execute("SELECT pg_notify(%s, %s)", (_CHANNEL, payload))
+
+    def listen(self, callback: Callable[[str, int, str, str], Any]) -> None:
+        self._listening = True
+
+        def run() -> None:
+            conn = None
+            while self._listening:
+                try:
+                    if conn is None or conn.closed or conn.broken:
+                        conn = self._psycopg.connect(self.url, autocommit=True)
+                        conn.execute(f"LISTEN {_CHANNEL}")
+                    for n in conn.notifies(timeout=0.5):
+                        try:
+                            d = json.loads(n.payload)
+                            callback(str(d["m"]), int(d["v"]), str(d["k"]), str(d.get("o", "")))
+                        except Exception:  # noqa: BLE001 - a bad payload must not stop listening
+                            continue
+                except Exception:  # noqa: BLE001 - the database went away: connect again
+                    conn = None
+                    time.sleep(0.5)
+            if conn is not None:
+                conn.close()
+
+        self._listener = threading.Thread(target=run, name="km-pg-listen", daemon=True)
+        self._listener.start()
+
+    def unlisten(self) -> None:
+        self._listening = False
+        if self._listener is not None:
+            self._listener.join(5)
+            self._listener = None
+
+    @staticmethod
+    def _lock_key(match_id: str) -> int:
+        return int.from_bytes(hashlib.sha256(b"km-match/" + match_id.encode()).digest()[:8], "big", signed=True)
+
+    def try_lock(self, match_id: str) -> bool:
+        with self._lock_mutex:
+            if match_id in self._locks:
+                return True
+            try:
+                if self._lock_conn is None or self._lock_conn.closed or self._lock_conn.broken:
+                    self._locks.clear()  # a lost connection lost its locks
+                    self._lock_conn = self._psycopg.connect(self.url, autocommit=True)
+                got = self._lock_conn.execute("SELECT pg_try_advisory_lock(%s)", (self._lock_key(match_id),))
+                ok = bool(got.fetchone()[0])
+            except Exception:  # noqa: BLE001 - no database: nobody drives until it is back
+                self._lock_conn = None
+                return False
+            if ok:
+                self._locks.add(match_id)
+            return ok
+
+    def unlock(self, match_id: str) -> None:
+        with self._lock_mutex:
+            if match_id not in self._locks:
+                return
+            self._locks.discard(match_id)
+            with contextlib.suppress(Exception):
+                self._lock_conn.execute("SELECT pg_advisory_unlock(%s)", (self._lock_key(match_id),))
+
+    def close(self) -> None:
+        self.unlisten()
+        with self._lock_mutex:
+            if self._lock_conn is not None:
+                with contextlib.suppress(Exception):
+                    self._lock_conn.close()
+        super().close()
 
     def _begin(self, cur: Any) -> None:
         pass  # psycopg opens a transaction with the first statement

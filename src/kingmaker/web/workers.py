@@ -1,0 +1,217 @@
+"""Work the server does away from its event loop: bot moves and replays, in worker processes.
+
+A bot move is asked for with the match's record (game, options, seed and every action so
+far); a worker rebuilds the match (it keeps the last few it built, and replays only the
+new actions) and asks the seat's agent, given only ``Match.observation(seat)``. Each move
+is bounded in CPU time (``ITIMER_PROF``): a bot that thinks too long plays a random legal
+move instead. A replay is built the same way and sent back already encoded as JSON.
+
+``Workers(processes=0)`` runs the same work in threads of the server process: for tests
+with games registered in the test process only (no CPU bound there).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+import multiprocessing
+import signal
+from collections import OrderedDict
+from typing import Any
+
+from ..core.api import CHANCE
+from ..core.match import Match
+from ..core.registry import make
+
+log = logging.getLogger("kingmaker.web")
+
+__all__ = ["MatchRecord", "Workers", "bot_move", "build_replay"]
+
+# (match id, game id, players, options, seed, actions as (player, action) pairs)
+MatchRecord = tuple[str, str, int, dict, int, tuple[tuple[int, int], ...]]
+
+_MATCHES: OrderedDict[str, Match] = OrderedDict()  # per worker: the last matches it rebuilt
+_AGENTS: dict[tuple[str, int, str], Any] = {}
+_KEEP = 32
+
+
+class _OutOfTime(BaseException):
+    """Raised in a worker when a bot has used its CPU time for this move."""
+
+
+def _on_prof(signum: int, frame: Any) -> None:
+    raise _OutOfTime
+
+
+def _node(cp: int) -> int | str:
+    from ..core.api import node_name
+
+    return cp if cp >= 0 else node_name(cp)
+
+
+def _rebuild(rec: MatchRecord, cache: bool = True) -> Match:
+    mid, game_id, players, options, seed, actions = rec
+    m = _MATCHES.get(mid) if cache else None
+    if m is not None:
+        done = len(m.log)
+        if done > len(actions) or any(
+            (e.player, e.action) != tuple(actions[i]) for i, e in enumerate(m.log)
+        ):
+            m = None
+    if m is None:
+        m = Match(make(game_id, players=players, **options), seed=seed)
+        for k in list(_AGENTS):
+            if k[0] == mid:
+                del _AGENTS[k]
+    for player, action in actions[len(m.log):]:
+        if player == CHANCE:
+            got = m.step_chance()
+            if got != action:
+                raise RuntimeError(f"match {mid}: chance replays as {got}, stored {action}")
+        else:
+            m.play(action, player)
+    if cache:
+        _MATCHES[mid] = m
+        _MATCHES.move_to_end(mid)
+        while len(_MATCHES) > _KEEP:
+            old, _ = _MATCHES.popitem(last=False)
+            for k in list(_AGENTS):
+                if k[0] == old:
+                    del _AGENTS[k]
+    return m
+
+
+def bot_move(rec: MatchRecord, seat: int, spec: str, cpu_seconds: float | None) -> tuple[int, str]:
+    """Returns the action the bot ``spec`` of ``seat`` plays, and how: "agent", "timeout" or "error"."""
+    from ..agents import make_agent
+
+    m = _rebuild(rec)
+    obs = m.observation(seat)
+    key = (rec[0], seat, spec)
+    how = "agent"
+    limited = cpu_seconds is not None and cpu_seconds > 0
+    if limited:
+        old = signal.signal(signal.SIGPROF, _on_prof)
+        signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
+    try:
+        agent = _AGENTS.get(key)
+        if agent is None:
+            agent = _AGENTS[key] = make_agent(spec, m.game)
+        action = agent.act(obs)
+    except _OutOfTime:
+        _AGENTS.pop(key, None)  # its search state may be half-updated
+        how, action = "timeout", obs.rng.choice(obs.legal_actions)
+    except Exception:  # a bot's bug must not stall the match
+        log.exception("match %s: bot %r of seat %d failed; it plays a random move", rec[0], spec, seat)
+        _AGENTS.pop(key, None)
+        how, action = "error", obs.rng.choice(obs.legal_actions)
+    finally:
+        if limited:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, old)
+    return int(action), how
+
+
+def build_replay(rec: MatchRecord, seat: int | None) -> bytes:
+    """Returns the replay body (without ``seats``) as JSON: every step as ``seat`` saw it."""
+    mid, game_id, players, options, seed, actions = rec
+    game = make(game_id, players=players, **options)
+    m = Match(game, seed=seed)
+    frames = []
+
+    def frame(by: int | None) -> dict:
+        s = m.state
+        return {
+            "version": len(m.log),
+            "to_move": _node(game.current_player(s)),
+            "view": game.view(s, seat),
+            "log_total": len(m.log_for(seat)),
+            "by": by,
+        }
+
+    frames.append(frame(None))
+    for player, action in actions:
+        if player == CHANCE:
+            m.step_chance()
+        else:
+            m.play(action, player)
+        frames.append(frame(player))
+    over = m.is_over()
+    body = {
+        "match": mid,
+        "game": game.id,
+        "players": game.num_players,
+        "seat": seat,
+        "status": "over" if over else "playing",
+        "result": list(m.returns()) if over else None,
+        "frames": frames,
+        "log": m.log_for(seat),
+    }
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def _init_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
+    from ..core.registry import available_games
+
+    available_games()
+
+
+class Workers:
+    """A pool of worker processes (or threads with ``processes=0``) for one kind of work.
+
+    ``limit`` bounds how many jobs may wait; ``run`` raises ``ServerBusyError`` past it.
+    Jobs start in the order they were asked for (asyncio's semaphore is first come,
+    first served), and each match asks for one bot move at a time, so no match's bots
+    can starve another's.
+    """
+
+    def __init__(self, processes: int, limit: int, name: str) -> None:
+        self.processes = processes
+        self.limit = limit
+        self.name = name
+        self.waiting = 0
+        self._slots = asyncio.Semaphore(max(1, processes) if processes else 4)
+        self._pool: concurrent.futures.Executor | None = None
+
+    def _executor(self) -> concurrent.futures.Executor:
+        if self._pool is None:
+            if self.processes:
+                ctx = multiprocessing.get_context("forkserver")
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    self.processes, mp_context=ctx, initializer=_init_worker)
+            else:
+                self._pool = concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix=f"km-{self.name}")
+        return self._pool
+
+    def busy(self) -> bool:
+        return self.waiting >= self.limit
+
+    async def run(self, fn: Any, *args: Any, wall: float | None = None, bounded: bool = True) -> Any:
+        """Runs ``fn(*args)`` in a worker; with ``bounded``, refuses (server/busy) when the queue is full."""
+        from .models import ServerBusyError
+
+        if bounded and self.waiting >= self.limit:
+            raise ServerBusyError(f"the server is busy ({self.name}); try again in a moment", retry_after=5)
+        self.waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            loop = asyncio.get_running_loop()
+            fut = loop.run_in_executor(self._executor(), fn, *args)
+            return await (asyncio.wait_for(fut, wall) if wall else fut)
+        except concurrent.futures.BrokenExecutor:
+            log.error("the %s workers died; starting new ones", self.name)
+            self._pool = None
+            raise
+        finally:
+            self._slots.release()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
