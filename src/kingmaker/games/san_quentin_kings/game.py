@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...core.api import Game, Option
@@ -11,7 +12,11 @@ from . import actions as A
 from . import bot, rules, scoring, view
 from .data import GUARD_VARIANTS, GUARDS_DEFAULT, fight_deck
 from .fight import ranking
-from .state import P_END, State
+from .observe import observation_shape
+from .state import P_END, P_FISTS, PSIZE, State
+
+# A fist typed as three small numbers ("2 1 0", "2,1,0") or as "C2 S1 T0".
+_FIST_TEXT = re.compile(r"^(?:fist\s+)?c?([0-7])[\s,/]+s?([0-7])[\s,/]+t?([0-7])$")
 
 
 @register
@@ -48,6 +53,7 @@ class SanQuentinKings(Game):
     # cap): on the same 30 seeded games it won 23 against two heuristic bots where 100
     # iterations won 16 (docs/agents.md).
     search_hints = {"normal": {"iterations": 200}}
+    figure_names = scoring.FIGURES
 
     def __init__(self, players: int, **options: Any) -> None:
         super().__init__(players, **options)
@@ -58,6 +64,17 @@ class SanQuentinKings(Game):
 
     def max_game_length(self) -> int:
         return rules.max_game_length(self.num_players)
+
+    def num_distinct_actions(self) -> int:
+        """Player actions are 0..850 (actions.py); chance outcomes come after them."""
+        return A.CH_PLAYER0
+
+    def max_chance_outcomes(self) -> int:
+        """Chance outcomes are ids 851..1000 (actions.py), so the declared range is 0..1000."""
+        return A.NUM_ACTIONS
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return observation_shape(self.num_players)
 
     def new_initial_state(self) -> State:
         return rules.new_initial_state(self.n, self.deck0)
@@ -80,6 +97,7 @@ class SanQuentinKings(Game):
         return rules.explain_illegal(s, action, player)
 
     def apply(self, s: State, action: int, player: int | None = None) -> State:
+        rules.check_action(s, action, self.n)
         return rules.apply(s, action, player, self.n)
 
     # ---- the fight and the end ----------------------------------------------------------------
@@ -98,6 +116,12 @@ class SanQuentinKings(Game):
         """Returns the winners: most respect, then most fight points (ruling SQK-20)."""
         return scoring.winners(s, self.n)
 
+    def outcome(self, s: State) -> dict:
+        return scoring.outcome(s, self.n)
+
+    def figures(self, s: State) -> dict[str, tuple[int, ...]]:
+        return scoring.figures(s, self.n)
+
     def returns(self, s: State) -> tuple[float, ...]:
         if s.phase != P_END or s.queue:
             return (0.0,) * self.n
@@ -109,8 +133,21 @@ class SanQuentinKings(Game):
     def action_to_str(self, s: State, action: int) -> str:
         return A.to_str(action)
 
+    def move_prompt(self, s: State, player: int) -> str | None:
+        """Returns how to type a fist: three numbers, Cobras Scorpions Tarantulas, at most the cell's."""
+        if s.queue or s.phase != P_FISTS or not 0 <= player < self.n or s.fists[player] != -1:
+            return None
+        o = player * PSIZE
+        c, sc, t = s.pieces[o : o + 3]
+        return (f"your secret fist: three numbers, Cobras Scorpions Tarantulas from your cell (you have "
+                f"C{c} S{sc} T{t}), e.g. '{min(c, 1)} {min(sc, 1)} 0'; '0 0 0' opens an empty fist and stays out")
+
     def parse_action(self, s: State, text: str, player: int | None = None) -> int:
         action = A.parse(text)
+        if action is None:
+            m = _FIST_TEXT.match(text.strip().lower())
+            if m:
+                action = A.fist(int(m[1]), int(m[2]), int(m[3]))
         if action is None:
             raise InvalidActionError(
                 f"{text!r} is not a move of {self.name}; {self._accepted_text(s, player)}", text=text

@@ -35,7 +35,7 @@ import json
 from typing import Any
 
 from ...core.api import CHANCE, SIMULTANEOUS, TERMINAL
-from ...core.errors import InvalidStateError
+from ...core.errors import InvalidActionError, InvalidStateError
 from . import actions as A
 from .blocks import apply_seq, seq_options, start_block
 from .data import (
@@ -324,6 +324,44 @@ def queue_ready(w: Work) -> bool:
             return True
     w.queue.pop(0)
     return False
+
+
+def check_action(s: State, a: Any, n: int) -> None:
+    """Raises InvalidActionError for an action outside 0..CH_PLAYER0-1 at a decision node, or a
+    chance outcome not offered at a chance node (cheap: no list of outcomes is built)."""
+    if type(a) is not int:
+        raise InvalidActionError(f"an action is an int, not {type(a).__name__}", text=repr(a)[:40])
+    if not s.queue:
+        if not 0 <= a < A.CH_PLAYER0:
+            raise InvalidActionError(f"action {a} is outside 0..{A.CH_PLAYER0 - 1}", text=str(a))
+        return
+    if not _offered(s, a, n):
+        raise InvalidActionError(f"{a} is not a chance outcome offered here", text=str(a))
+
+
+def _offered(s: State, a: int, n: int) -> bool:
+    kind, mode, p, b = split_task(s.queue[0])
+    if kind == K_INIT:
+        return A.CH_PLAYER0 <= a < A.CH_PLAYER0 + n
+    if kind <= K_CDRUG:
+        shank = kind == K_SHANK or kind == K_CSHANK
+        o = SDECK if shank else DPILE
+        counts = s.supply[o : o + 3]
+        k = batch_size(s, kind, mode, p, b)
+        if k == 1:
+            t = a - (A.CH_SHANK0 if shank else A.CH_DRUG0)
+            return 0 <= t < 3 and counts[t] > 0
+        x = a - (A.CH_SHANKS0 if shank else A.CH_DRUGS0)
+        if not 0 <= x < 64:
+            return False
+        vec = (x >> 4, (x >> 2) & 3, x & 3)
+        return vec[0] + vec[1] + vec[2] == k and all(vec[i] <= counts[i] for i in range(3))
+    if kind == K_FIGHT:
+        t = a - A.CH_CARD0
+        return 0 <= t < NUM_KINDS and s.fdeck[t] > 0
+    shank = kind == K_STEAL_SHANK
+    t = a - (A.CH_SHANK0 if shank else A.CH_DRUG0)
+    return 0 <= t < 3 and s.goods[b * GSIZE + (SH if shank else DR) + t] > 0
 
 
 # ---- legal actions ------------------------------------------------------------------------

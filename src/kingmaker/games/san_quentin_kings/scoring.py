@@ -204,3 +204,71 @@ def most_of(values: list[int], award: int) -> list[int]:
     most = max(values)
     top = [p for p, v in enumerate(values) if v == most]
     return [award if most and len(top) == 1 and p == top[0] else 0 for p in range(len(values))]
+
+
+# ---- how the game ended, for the final screen and the lab ------------------------------------
+FIGURES = (
+    "respect", "fight_points", "respect_track", "fight_king", "drug_king", "crew_king", "most_commissary",
+    "most_shanks", "chip_respect", "shank_cards", "drug_chips", "commissary", "bribe_chips", "pieces_left",
+)
+
+
+def figures(s: Any, n: int) -> dict[str, tuple[int, ...]]:
+    """Returns the per-seat figures named in FIGURES: total respect and its sources, fight points,
+    the goods held at the end and the pieces still in the game (cell, yard, solitary)."""
+    br = score_breakdown(s, n)
+    g = s.goods
+    pc = s.pieces
+    k = [p * GSIZE for p in range(n)]
+    return {
+        "respect": tuple(b["total"] for b in br),
+        "fight_points": tuple(g[x + FP] for x in k),
+        "respect_track": tuple(b["track"] for b in br),
+        "fight_king": tuple(b["fight_king"] for b in br),
+        "drug_king": tuple(b["drug_king"] for b in br),
+        "crew_king": tuple(b["crew_king"] for b in br),
+        "most_commissary": tuple(b["most_commissary"] for b in br),
+        "most_shanks": tuple(b["most_shanks"] for b in br),
+        "chip_respect": tuple(b["bribe_chips"] for b in br),
+        "shank_cards": tuple(g[x + SH] + g[x + SH + 1] + g[x + SH + 2] for x in k),
+        "drug_chips": tuple(g[x + DR] + g[x + DR + 1] + g[x + DR + 2] for x in k),
+        "commissary": tuple(g[x + COMM] for x in k),
+        "bribe_chips": tuple(g[x + CHIPS] for x in k),
+        "pieces_left": tuple(sum(pc[p * PSIZE + z + t] for z in (CELL, YARD, SOL, FIGHT) for t in range(3))
+                             for p in range(n)),
+    }
+
+
+def plural(k: int, word: str) -> str:
+    """Returns "1 fight point", "2 fight points" (``word`` singular)."""
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
+def _names(players: list[int] | tuple[int, ...]) -> str:
+    names = [f"player {p}" for p in players]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def outcome(s: Any, n: int) -> dict:
+    """Returns the winners, a reason code and a sentence (ruling SQK-20: most respect, then most
+    fight points; players still tied share the win)."""
+    sc = scores(s, n)
+    fps = [s.goods[p * GSIZE + FP] for p in range(n)]
+    win = list(winners(s, n))
+    best = sc[win[0]]
+    tied = [p for p in range(n) if sc[p] == best]
+    if len(tied) == 1:
+        return {"winners": win, "reason": "most_respect", "text": f"player {win[0]} wins with {best} respect"}
+    if len(win) == 1:
+        others = [fps[p] for p in tied if p != win[0]]
+        return {
+            "winners": win,
+            "reason": "tie_fight_points",
+            "text": f"tie on {best} respect between {_names(tied)}, broken by fight points: player {win[0]} wins "
+                    f"with {plural(fps[win[0]], 'fight point')} (against {', '.join(map(str, others))})",
+        }
+    return {
+        "winners": win,
+        "reason": "shared",
+        "text": f"{_names(win)} share the win: tie on {best} respect and {plural(fps[win[0]], 'fight point')}",
+    }

@@ -29,6 +29,7 @@ from .data import (
     TYPES,
 )
 from .fight import ALL_FISTS, strength
+from .observe import information_state_string, observation_shape, observation_tensor
 from .recall import GOODS, bounds, deck_at
 from .state import (
     CHIPS,
@@ -405,4 +406,6 @@ def observe_action(game: SanQuentinKings, s: State, action: int, player: int | N
     return f"player {player}: {A.to_str(action)}"
 
 
-__all__ = ["observe_action", "sample_hidden", "view"]
+__all__ = [
+    "information_state_string", "observation_shape", "observation_tensor", "observe_action", "sample_hidden", "view",
+]
