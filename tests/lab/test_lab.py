@@ -229,7 +229,7 @@ def test_bad_study_files_name_the_field(tmp_path, text, field):
         load_study(p)
     assert err.value.field == field
     assert f"field '{field}'" in str(err.value) and str(p) in str(err.value)
-    assert isinstance(err.value, GameError) and err.value.code == "study/invalid"
+    assert isinstance(err.value, GameError) and err.value.code == "request/invalid"
 
 
 def test_a_file_that_is_not_toml_says_so(tmp_path):

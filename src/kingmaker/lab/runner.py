@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .backends import Backend, make_backend
 from .play import chunk_task, play_chunk
-from .study import Study, StudyError
+from .study import Study, _error
 
 __all__ = ["RunResult", "default_out", "progress_bar", "run_study", "tasks_for"]
 
@@ -95,7 +95,7 @@ def run_study(
     backend = backend or make_backend()
     done = store.done()
     if part is not None and not (isinstance(part[0], int) and 1 <= part[0] <= part[1]):
-        raise StudyError(f"part {part[0]}/{part[1]}: write K/N with 1 <= K <= N", "part")
+        raise _error(f"part {part[0]}/{part[1]}: write K/N with 1 <= K <= N", "part")
     tasks = tasks_for(study, done, backend.workers, part)
     total = sum(len(t[5]) for t in tasks)
     if on_games:

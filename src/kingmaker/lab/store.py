@@ -36,7 +36,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..core.errors import GameError
+from ..core.errors import RecordError
 from .study import Study, StudyError, parse_study
 
 __all__ = ["Store", "StoreError", "code_hash", "load_run", "merge_runs", "read_rows"]
@@ -57,10 +57,9 @@ _FIXED = [
 ]
 
 
-class StoreError(GameError):
-    """A results directory that cannot take these games (another study, other code, bad files)."""
-
-    code = "lab/store"
+# Results that cannot be read or combined are bad game records: the project's
+# RecordError (code ``record/invalid``).
+StoreError = RecordError
 
 
 def code_hash(game_id: str, agents: bool = True) -> str:

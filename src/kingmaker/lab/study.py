@@ -34,7 +34,8 @@ play, 3 to 6 times faster. Search agents always act through ``Match``
 observations, as in the arena. ``fast = false`` sends every seat through
 ``Match``.
 
-A bad file raises ``StudyError`` naming the field (``grid.guards``,
+A bad file raises ``StudyError`` (``kingmaker.core.errors.BadRequestError``,
+code ``request/invalid``) naming the field (``grid.guards``,
 ``agents``...) and what it accepts.
 """
 
@@ -50,23 +51,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import GameError
+from ..core.errors import BadRequestError, GameError
 
 __all__ = ["Cell", "Study", "StudyError", "cell_seed", "load_study", "parse_study", "study_from_flags"]
 
 _FIELDS = ("name", "title", "notes", "game", "players", "agents", "games", "seed", "options", "grid", "fast", "chunk")
 
 
-class StudyError(GameError, ValueError):
-    """A study file or flags that do not describe a study; ``field`` names the culprit."""
+# A bad study is an ill-formed request: the project's BadRequestError (code
+# ``request/invalid``), with the field in ``details`` and as ``.field``.
+StudyError = BadRequestError
 
-    code = "study/invalid"
 
-    def __init__(self, message: str, field: str | None = None, source: str | None = None, **details: object) -> None:
-        where = f"{source}: " if source else ""
-        what = f"field '{field}': " if field else ""
-        super().__init__(f"{where}{what}{message}", field=field, source=source, **details)
-        self.field = field
+def _error(message: str, field: str | None = None, source: str | None = None) -> BadRequestError:
+    """Returns the error for a bad study: the message names the source and the field."""
+    where = f"{source}: " if source else ""
+    what = f"field '{field}': " if field else ""
+    err = BadRequestError(f"{where}{what}{message}", field=field, source=source)
+    err.field = field
+    return err
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,7 @@ class Study:
         from dataclasses import replace
 
         if games is not None and (not isinstance(games, int) or games < 1):
-            raise StudyError(f"games per cell must be a positive integer, not {games!r}", "games")
+            raise _error(f"games per cell must be a positive integer, not {games!r}", "games")
         return replace(self, games=self.games if games is None else games, seed=self.seed if seed is None else seed)
 
 
@@ -167,29 +170,29 @@ def load_study(path: str | Path) -> Study:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
-        raise StudyError(f"cannot read the study file ({e.strerror})", source=str(p)) from None
+        raise _error(f"cannot read the study file ({e.strerror})", source=str(p)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise StudyError(f"not valid TOML: {e}", source=str(p)) from None
+        raise _error(f"not valid TOML: {e}", source=str(p)) from None
     return parse_study(data, source=str(p), default_name=p.stem)
 
 
 def _int(data: Mapping, key: str, default: int | None, source: str | None, minimum: int | None = None) -> int:
     value = data.get(key, default)
     if value is None:
-        raise StudyError("is required", key, source)
+        raise _error("is required", key, source)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise StudyError(f"must be an integer, not {value!r}", key, source)
+        raise _error(f"must be an integer, not {value!r}", key, source)
     if minimum is not None and value < minimum:
-        raise StudyError(f"must be at least {minimum}, not {value}", key, source)
+        raise _error(f"must be at least {minimum}, not {value}", key, source)
     return value
 
 
 def _text(data: Mapping, key: str, default: str, source: str | None) -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
-        raise StudyError(f"must be text, not {value!r}", key, source)
+        raise _error(f"must be text, not {value!r}", key, source)
     return value
 
 
@@ -203,27 +206,27 @@ def parse_study(data: Mapping[str, Any], source: str | None = None, default_name
     from ..core.registry import game_class, make
 
     if not isinstance(data, Mapping):
-        raise StudyError("a study is a table of fields", source=source)
+        raise _error("a study is a table of fields", source=source)
     for key in data:
         if key not in _FIELDS:
-            raise StudyError(f"unknown field; a study has: {', '.join(_FIELDS)}", key, source)
+            raise _error(f"unknown field; a study has: {', '.join(_FIELDS)}", key, source)
     gid = data.get("game")
     if gid is None:
-        raise StudyError("is required (a game id, e.g. \"kings-kilt\")", "game", source)
+        raise _error("is required (a game id, e.g. \"kings-kilt\")", "game", source)
     if not isinstance(gid, str):
-        raise StudyError(f"must be a game id, not {gid!r}", "game", source)
+        raise _error(f"must be a game id, not {gid!r}", "game", source)
     try:
         cls = game_class(gid)
     except GameError as e:
-        raise StudyError(e.message, "game", source) from None
+        raise _error(e.message, "game", source) from None
 
     raw_players = data.get("players", cls.min_players)
     players_list = raw_players if isinstance(raw_players, list) else [raw_players]
     if not players_list:
-        raise StudyError("needs at least one player count", "players", source)
+        raise _error("needs at least one player count", "players", source)
     for n in players_list:
         if not isinstance(n, int) or isinstance(n, bool) or not cls.min_players <= n <= cls.max_players:
-            raise StudyError(
+            raise _error(
                 f"{n!r} is not a player count of {cls.name} ({cls.min_players} to {cls.max_players})",
                 "players", source)
     players = tuple(dict.fromkeys(players_list))
@@ -232,12 +235,12 @@ def parse_study(data: Mapping[str, Any], source: str | None = None, default_name
     if isinstance(raw_agents, str):
         raw_agents = [t for t in raw_agents.split(",")]
     if not isinstance(raw_agents, list) or not all(isinstance(a, str) for a in raw_agents):
-        raise StudyError(f"must be a list of agent specs, not {raw_agents!r}", "agents", source)
+        raise _error(f"must be a list of agent specs, not {raw_agents!r}", "agents", source)
     agents = tuple(a.strip() for a in raw_agents if a.strip())
     if not agents:
-        raise StudyError("needs at least one agent spec, e.g. [\"heuristic\"]", "agents", source)
+        raise _error("needs at least one agent spec, e.g. [\"heuristic\"]", "agents", source)
     if len(agents) > min(players):
-        raise StudyError(f"{len(agents)} agents for {min(players)} seats; list at most one per seat",
+        raise _error(f"{len(agents)} agents for {min(players)} seats; list at most one per seat",
                          "agents", source)
 
     known = {o.name: o for o in cls.options}
@@ -246,32 +249,32 @@ def parse_study(data: Mapping[str, Any], source: str | None = None, default_name
         opt = known.get(name.replace("-", "_"))
         if opt is None:
             names = ", ".join(sorted(known)) or "none"
-            raise StudyError(f"{cls.name} has no option {name!r}; its options: {names}", f"{table}.{name}", source)
+            raise _error(f"{cls.name} has no option {name!r}; its options: {names}", f"{table}.{name}", source)
         try:
             return opt.name, opt.coerce(value)
         except GameError as e:
-            raise StudyError(e.message, f"{table}.{name}", source) from None
+            raise _error(e.message, f"{table}.{name}", source) from None
 
     raw_options = data.get("options", {})
     if not isinstance(raw_options, Mapping):
-        raise StudyError("must be a table of option = value", "options", source)
+        raise _error("must be a table of option = value", "options", source)
     options = dict(coerce("options", k, v) for k, v in raw_options.items())
     raw_grid = data.get("grid", {})
     if not isinstance(raw_grid, Mapping):
-        raise StudyError("must be a table of option = [values]", "grid", source)
+        raise _error("must be a table of option = [values]", "grid", source)
     grid: dict[str, tuple] = {}
     for k, vs in raw_grid.items():
         if not isinstance(vs, list) or not vs:
-            raise StudyError(f"must be a non-empty list of values, not {vs!r}", f"grid.{k}", source)
+            raise _error(f"must be a non-empty list of values, not {vs!r}", f"grid.{k}", source)
         values = [coerce("grid", k, v) for v in vs]
         name = values[0][0]
         if name in options:
-            raise StudyError(f"option {name} is both fixed (options) and varied (grid)", f"grid.{k}", source)
+            raise _error(f"option {name} is both fixed (options) and varied (grid)", f"grid.{k}", source)
         grid[name] = tuple(dict.fromkeys(v for _, v in values))
 
     fast = data.get("fast", True)
     if not isinstance(fast, bool):
-        raise StudyError(f"must be true or false, not {fast!r}", "fast", source)
+        raise _error(f"must be true or false, not {fast!r}", "fast", source)
     study = Study(
         game=cls.id,
         players=players,
@@ -291,12 +294,12 @@ def parse_study(data: Mapping[str, Any], source: str | None = None, default_name
         try:
             game = make(cls.id, players=cell.players, **cell.options)
         except GameError as e:
-            raise StudyError(f"cell {cell.key}: {e.message}", "grid", source) from None
+            raise _error(f"cell {cell.key}: {e.message}", "grid", source) from None
         for spec in dict.fromkeys(agents):
             try:
                 make_agent(spec, game)
             except (GameError, ValueError) as e:
-                raise StudyError(f"{spec!r}: {e}", "agents", source) from None
+                raise _error(f"{spec!r}: {e}", "agents", source) from None
     return study
 
 
