@@ -67,7 +67,8 @@
     const at = {};
     (v.pawns || []).forEach((poi, seat) => {
       const k = at[poi] = (at[poi] || 0) + 1;
-      const x = map.x[poi] + (k - 1) * 12 - 6, y = map.y[poi] + 2;
+      // Pawns stand on the upper rim of their place, so that its middle stays free for clicks.
+      const x = map.x[poi] + (k - 1) * 12 - 10, y = map.y[poi] - 17;
       const g = S("g", {class: "pawn"});
       g.append(S("circle", {cx: x, cy: y, r: 9, fill: KM.seatColours[seat % KM.seatColours.length], stroke: "#fff", "stroke-width": 2}));
       g.append(T(x, y + 0.5, seat, {size: 10, fill: "#fff", weight: "bold"}));

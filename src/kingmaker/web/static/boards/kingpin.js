@@ -37,9 +37,15 @@
     g.append(S("rect", {x, y, width: s, height: s, rx: 8, fill: mcol(t.color), stroke: "#111", "stroke-width": 1.5}));
     g.append(S("rect", {x: x + 16, y: y + 16, width: s - 32, height: s - 32, rx: 4, fill: "rgba(255,255,255,.12)"}));
     const nm = t.short || t.name;
-    const fit = s < 80 ? 8 : 14;  // characters that fit on the tile
-    g.append(T(x + s / 2, y + s / 2 - 7, nm.length > fit ? nm.slice(0, fit - 1) + "." : nm, {size: s < 80 ? 10 : 12, fill: "#fff", weight: "bold"}));
-    g.append(T(x + s / 2, y + s / 2 + 9, `tough ${t.toughness}${t.sniper ? " · sniper" : ""}`, {size: 9, fill: "#fff"}));
+    if (s < 80) {
+      // A small reserve tile: its icons leave no room for the name, which goes under it.
+      g.append(T(x + s / 2, y + s + 9, nm.length > 10 ? nm.slice(0, 9) + "." : nm, {size: 10, fill: "#2c1e12", weight: "bold"}));
+      g.append(T(x + s / 2, y + s / 2 - 4, `tough ${t.toughness}`, {size: 8, fill: "#fff"}));
+      if (t.sniper) g.append(T(x + s / 2, y + s / 2 + 8, "sniper", {size: 8, fill: "#fff"}));
+    } else {
+      g.append(T(x + s / 2, y + s / 2 - 7, nm.length > 14 ? nm.slice(0, 13) + "." : nm, {size: 12, fill: "#fff", weight: "bold"}));
+      g.append(T(x + s / 2, y + s / 2 + 9, `tough ${t.toughness}${t.sniper ? " · sniper" : ""}`, {size: 9, fill: "#fff"}));
+    }
     if (t.sides) {
       icons(g, x + s / 2, y + 8, "N", t.sides.N.icons);
       icons(g, x + s / 2, y + s - 8, "S", t.sides.S.icons);

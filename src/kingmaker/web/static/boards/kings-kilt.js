@@ -54,8 +54,8 @@
     v.pyramid.forEach((c, i) => {
       const p = cellPos(i);
       const name = v.cells[i];
-      const g = card(p.x, p.y, c, {label: name, vacuum: v.vacuum === name});
-      if (!c) g.appendChild(T(p.x + CW / 2, p.y + CH / 2, v.vacuum === name ? "vacuum " + name : name, {size: 12, fill: "#a3967d"}));
+      // An empty cell shows its name once, in its middle ("vacuum b3" where the vacuum is).
+      const g = card(p.x, p.y, c, {label: c ? name : (v.vacuum === name ? "vacuum " + name : name), vacuum: v.vacuum === name});
       b.key(g, "cell:" + name);
       svg.append(g);
     });

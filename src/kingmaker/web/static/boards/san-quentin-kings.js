@@ -205,9 +205,11 @@
     if ((m = text.match(/^choose (\S+)$/))) return `play the ${BLOCKS[m[1]] || m[1]} block`;
     if ((m = text.match(/^fist (.+)$/))) return `fist: ${counts(m[1])} (secret until all fists open)`;
     if ((m = text.match(/^gym (.+)$/))) return `gym: ${counts(m[1])}`;
-    if ((m = text.match(/^buy shank (\w+)$/))) return `buy a ${typ(m[1])} shank card`;
-    if ((m = text.match(/^buy drug (\w+)$/))) return `buy a ${m[1]} drug chip`;
-    if ((m = text.match(/^buy piece (\w+)$/))) return `buy a ${typ(m[1])} piece`;
+    if ((m = text.match(/^buy shank (\w+)$/))) return `buy a ${typ(m[1])} shank card for a commissary`;
+    if ((m = text.match(/^buy drug (\w+)$/))) return `buy a ${m[1]} drug chip for a commissary`;
+    if ((m = text.match(/^buy piece (\w+)$/))) return `buy a ${typ(m[1])} off the bus for a commissary`;
+    if ((m = text.match(/^buy respect (\d)$/))) return `buy ${m[1]} respect for a commissary`;
+    if (text === "buy nothing") return "pass: buy nothing in the cafeteria";
     if ((m = text.match(/^buy chip with (.+) \+ (.+)$/))) return `buy a bribe chip with ${m[1]} and ${m[2]}`;
     if (text === "done buying") return "stop buying bribe chips";
     if (text === "pay commissary") return "pay for the drugs with a commissary";
