@@ -203,7 +203,7 @@ async function refreshLobby() {
 
 async function joinOpen(mid) {
   try {
-    const r = await api("POST", `/api/matches/${mid}/join`, {name: "guest"});
+    const r = await api("POST", `/api/matches/${mid}/join`, {name: store.get("name", "") || "guest"});
     saveTokens(mid, {[r.seat]: r.token});
     setMySeat(mid, r.seat);
     history.pushState({}, "", "/m/" + mid);
