@@ -114,3 +114,14 @@ def test_a_typing_hint_replaces_a_huge_menu():
     assert "fist C0 S0 T1" not in text  # no numbered menu of fists
     assert "player 0 (secret)> player 0: fist C1 S0 T0" in text  # '1 0 0' typed and accepted
     assert "Game abandoned" in text
+
+
+def test_hot_seat_final_screen_tells_the_spectator_story():
+    """With several people at one terminal the final screen shows the public story since the last
+    person's decision (no one's secrets), then the outcome."""
+    r = play("kings-kilt", "--players", "2", "--seat", "0", "--seat", "1", "--seed", "4", input="\n1\n" * 400)
+    assert r.exit_code == 0, r.output
+    tail = r.output[r.output.index("Final moves:"):]
+    assert "you are dealt" not in tail
+    assert "Result: " in tail and "Figures" in tail
+    assert any(line.startswith(("player 0: ", "player 1: ")) for line in tail.splitlines())
