@@ -76,7 +76,7 @@ def test_observe_action_hides_secret_deals() -> None:
     a = A.multi(A.CH_SHANKS0, (2, 0, 1))
     assert g2.observe_action(t, a, None, 1) == "you receive shank cards C2 S0 T1"
     assert g2.observe_action(t, a, None, 0) == "player 1 receives 3 shank cards"
-    assert g2.view(t, 2)["pending"] == ["player 1 receives 3 shank card(s)"]
+    assert g2.view(t, 2)["pending"] == ["player 1 receives 3 shank cards"]
 
 
 def test_notation_round_trips_and_malformed_text_is_rejected() -> None:

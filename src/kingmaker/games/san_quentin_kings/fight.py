@@ -308,18 +308,18 @@ def resolve(w: Work, p: int, k: int, n: int) -> None:
             w.queue.append(task(K_STEAL_SHANK, 1, p, victims[0]) if victims else task(K_SHANK, 2, p))
 
 
-def score(w: Work, n: int) -> None:
-    """Scoring Fight: fight points to the first place, and the goods each place takes."""
+def score(w: Work, n: int) -> list[int]:
+    """Scoring Fight: fight points to the first place, and the goods each place takes; returns the placings."""
     placers = ranking(w, n)
     g = w.goods
     b = w.block
     w.phase = P_CLEANUP
     w.ranking = tuple(placers[: len(PAYOUT)])
     if not placers:
-        return
+        return placers
     if b == RIOT:
         g[placers[0] * GSIZE + FP] += FP_RIOT
-        return
+        return placers
     g[placers[0] * GSIZE + FP] += FP_FIRST
     if b == NEW_B:
         w.phase = P_PICK
@@ -327,7 +327,7 @@ def score(w: Work, n: int) -> None:
         w.need = PAYOUT[0]
         m = w.market
         m[M_BUS] = m[M_BUS + 1] = m[M_BUS + 2] = 2
-        return
+        return placers
     for i, p in enumerate(placers[: len(PAYOUT)]):
         k = PAYOUT[i]
         if b == COMM_B:
@@ -339,6 +339,7 @@ def score(w: Work, n: int) -> None:
         else:  # DRUG_B
             g[p * GSIZE + OWE_DR] += k
             w.queue.append(task(K_DRUG, 0, p, k))
+    return placers
 
 
 def pick(w: Work, a: int) -> None:

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+LEGEND = ("Legend: C/S/T = Cobra/Scorpion/Tarantula pieces or shank cards; G/W/B = green baboon/white horse/"
+          "brown horse drug chips; Resp = respect, FP = fight points, Comm = commissary, Chip = bribe chips; "
+          "* = you, I = initiator.")
+
+
+def plural(k: int, word: str) -> str:
+    """Returns "1 card", "2 cards"."""
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
 
 def _ct(counts: list[int]) -> str:
     return f"C{counts[0]} S{counts[1]} T{counts[2]}"
@@ -18,8 +27,11 @@ def render(view: dict) -> str:
     year = "RIOT" if view["riot"] else f"year {view['year']} of 3"
     lines.append(f"San Quentin Kings - {year} - initiator: player {view['initiator']} - {view['phase']}")
     played = ", ".join(view["blocks_played"]) or "none"
-    lines.append(f"Blocks played this year: {played}")
-    lines.append(f"Blocks open: {', '.join(view['blocks_open']) or 'none'}")
+    if view["riot"]:
+        lines.append(f"Blocks: all seven played in year 3 ({played}); then the riot")
+    else:
+        lines.append(f"Blocks played this year: {played}")
+        lines.append(f"Blocks open: {', '.join(view['blocks_open']) or 'none'}")
     if view["block"]:
         lines.append(f"Action: {view['block']}")
     sup = view["supply"]
@@ -29,12 +41,16 @@ def render(view: dict) -> str:
         f"{sup['drug_pile']} (used G{sup['used_drugs'][0]} W{sup['used_drugs'][1]} B{sup['used_drugs'][2]}), "
         f"commissary {sup['commissary']}, bribe chips {sup['bribe_chips']}"
     )
+    kd = sup.get("known_in_deck", [0] * 6)
+    if any(kd):
+        lines.append(f"  known to be in the shank deck {_ct(kd[:3])}, in the drug pile G{kd[3]} W{kd[4]} B{kd[5]}")
     lines.append(
-        f"Fight deck: {fd['size']} cards ({fd['guards']} guards in the game), {fd['discards']} discarded"
+        f"Fight deck: {plural(fd['size'], 'card')} ({fd['guards']} guards in the game), {fd['discards']} discarded"
         + (", Grave drawn" if fd["grave_drawn"] else "")
     )
     lines.append("")
-    lines.append("Pieces as Cobra/Scorpion/Tarantula. * you, I initiator.")
+    lines.append(LEGEND)
+    lines.append("Pieces as C/S/T in each place.")
     lines.append("        Cell   Yard   Solit. Court  Resp  FP Shank Drug Comm Chip")
     for q, gang in enumerate(view["gangs"]):
         tag = ("*" if q == view["you"] else " ") + ("I" if q == view["initiator"] else " ")
@@ -59,6 +75,10 @@ def render(view: dict) -> str:
             lines.append(f"Your fist: {_ct(y['fist'])}")
         if "stolen_shank" in y:
             lines.append(f"You stole a {y['stolen_shank']} shank: play it now or keep it.")
+    for k in view.get("known", []):
+        what = [f"{lg['types'][t]} shank x{c}" for t, c in enumerate(k["shank_cards"]) if c]
+        what += [f"{lg['drug_colours'][d]} x{c}" for d, c in enumerate(k["drug_chips"]) if c]
+        lines.append(f"You know player {k['player']} holds at least: {', '.join(what)}.")
     caf = view.get("cafeteria")
     if caf:
         lines.append("")
@@ -68,12 +88,20 @@ def render(view: dict) -> str:
         )
     bus = view.get("bus")
     if bus:
-        lines.append(f"Bus: {_ct(bus['pieces'])}; player {bus['picking']} picks {bus['picks_left']} more")
+        lines.append(f"Bus: {_ct(bus['pieces'])}; player {bus['picking']} picks {plural(bus['picks_left'], 'piece')} more")
     fight = view.get("fight")
     if fight:
         lines.append("")
         tb = " > ".join(fight["tie_breaker"])
-        lines.append(f"FIGHT: {fight['block']} (tie-breaker {tb}), round {fight['round']}")
+        if fight["round"]:
+            stage = f"round {fight['round']} of 3"
+        elif view["phase"] == "drug payment":
+            stage = "paying to take part"
+        elif fight["fists"]:
+            stage = "secret fists being chosen"
+        else:
+            stage = "fists revealed"
+        lines.append(f"FIGHT: {fight['block']} (tie-breaker {tb}), {stage}")
         if fight["fists"]:
             for f in fight["fists"]:
                 extra = f" {_ct(f['fist'])}" if "fist" in f else ""
@@ -90,7 +118,7 @@ def render(view: dict) -> str:
         if fight["turn"] is not None:
             lines.append(
                 f"  turn: player {fight['turn']}"
-                + (f", {fight['cards_to_play']} card(s) to play" if fight["fighting_this_turn"] else "")
+                + (f", {plural(fight['cards_to_play'], 'card')} to play" if fight["fighting_this_turn"] else "")
                 + (", bribe used" if fight["bribe_used"] else "")
             )
         if fight["drawn_card"]:
@@ -104,5 +132,6 @@ def render(view: dict) -> str:
         for q, r in enumerate(final["respect"]):
             parts = " + ".join(f"{k.replace('_', ' ')} {v}" for k, v in r.items() if k != "total" and v)
             lines.append(f"  player {q}: {r['total']} = {parts or '0'}")
-        lines.append("Winner(s): " + ", ".join(f"player {w}" for w in final["winners"]))
+        win = final["winners"]
+        lines.append(("Winner: " if len(win) == 1 else "Winners (shared): ") + ", ".join(f"player {w}" for w in win))
     return "\n".join(lines)

@@ -438,8 +438,13 @@ def explain_illegal(s: State, action: int, player: int) -> str:
 
 
 # ---- apply --------------------------------------------------------------------------------
-def apply(s: State, action: int, player: int | None, n: int) -> State:
-    """Returns the state after ``action`` (unchecked), run on to the next decision or chance node."""
+def apply(s: State, action: int, player: int | None, n: int, trace: list | None = None) -> State:
+    """Returns the state after ``action`` (unchecked), run on to the next decision or chance node.
+
+    ``trace``, when given, receives the automatic steps that followed, for the log (view.py):
+    ("fists", fists) at the reveal, ("placed", block, placings) at a fight's scoring, ("year", year)
+    at the end of a year, ("riot", initiator) when the riot begins, ("end",) at the end.
+    """
     w = Work(s)
     if s.queue:
         apply_chance(w, action)
@@ -457,12 +462,12 @@ def apply(s: State, action: int, player: int | None, n: int) -> State:
             pick(w, action)
         else:
             card_choice(w, (w.initiator + 1 + w.pos) % n, action, ph)
-    run(w, n)
+    run(w, n, trace)
     return w.freeze()
 
 
 # ---- the automatic steps ------------------------------------------------------------------
-def run(w: Work, n: int) -> None:
+def run(w: Work, n: int, trace: list | None = None) -> None:
     """Advances through everything automatic until a decision or chance node waits."""
     while True:
         if w.queue:
@@ -511,10 +516,15 @@ def run(w: Work, n: int) -> None:
         if ph == P_FISTS:
             if -1 in w.fists:
                 return
+            if trace is not None:
+                trace.append(("fists", tuple(w.fists)))
             reveal(w)
             continue
         if ph == P_SCORE:
-            score(w, n)
+            b = w.block
+            placed = score(w, n)
+            if trace is not None:
+                trace.append(("placed", b, tuple(placed)))
             continue
         if ph == P_PICK:
             while w.pos < len(w.ranking):
@@ -525,7 +535,15 @@ def run(w: Work, n: int) -> None:
             w.phase = P_CLEANUP
             continue
         if ph == P_CLEANUP:
+            year = w.year
             cleanup(w, n)
+            if trace is not None:
+                if w.phase == P_END:
+                    trace.append(("end",))
+                elif w.year != year:
+                    trace.append(("year", year))
+                    if w.block == RIOT:
+                        trace.append(("riot", w.initiator))
             continue
         return
 

@@ -207,33 +207,25 @@ def most_of(values: list[int], award: int) -> list[int]:
 
 
 # ---- how the game ended, for the final screen and the lab ------------------------------------
-FIGURES = (
-    "respect", "fight_points", "respect_track", "fight_king", "drug_king", "crew_king", "most_commissary",
-    "most_shanks", "chip_respect", "shank_cards", "drug_chips", "commissary", "bribe_chips", "pieces_left",
-)
+FIGURES = ("respect", "fight_points", "respect_track", "fight_king", "drug_king", "crew_king", "bribe_chips",
+           "pieces_left")
 
 
 def figures(s: Any, n: int) -> dict[str, tuple[int, ...]]:
-    """Returns the per-seat figures named in FIGURES: total respect and its sources, fight points,
-    the goods held at the end and the pieces still in the game (cell, yard, solitary)."""
+    """Returns the per-seat figures named in FIGURES: total respect and its main sources, fight
+    points, bribe chips kept and the pieces still in the game (cell, yard, solitary). The
+    other sources (most commissary, most shanks) are in ``score_breakdown``."""
     br = score_breakdown(s, n)
     g = s.goods
     pc = s.pieces
-    k = [p * GSIZE for p in range(n)]
     return {
         "respect": tuple(b["total"] for b in br),
-        "fight_points": tuple(g[x + FP] for x in k),
+        "fight_points": tuple(g[p * GSIZE + FP] for p in range(n)),
         "respect_track": tuple(b["track"] for b in br),
         "fight_king": tuple(b["fight_king"] for b in br),
         "drug_king": tuple(b["drug_king"] for b in br),
         "crew_king": tuple(b["crew_king"] for b in br),
-        "most_commissary": tuple(b["most_commissary"] for b in br),
-        "most_shanks": tuple(b["most_shanks"] for b in br),
-        "chip_respect": tuple(b["bribe_chips"] for b in br),
-        "shank_cards": tuple(g[x + SH] + g[x + SH + 1] + g[x + SH + 2] for x in k),
-        "drug_chips": tuple(g[x + DR] + g[x + DR + 1] + g[x + DR + 2] for x in k),
-        "commissary": tuple(g[x + COMM] for x in k),
-        "bribe_chips": tuple(g[x + CHIPS] for x in k),
+        "bribe_chips": tuple(g[p * GSIZE + CHIPS] for p in range(n)),
         "pieces_left": tuple(sum(pc[p * PSIZE + z + t] for z in (CELL, YARD, SOL, FIGHT) for t in range(3))
                              for p in range(n)),
     }

@@ -18,13 +18,21 @@ from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE, SIMULTANEOUS
 from . import actions as A
+from . import rules
 from .data import (
     BLOCK_NAMES,
     CARD_NAMES,
+    COMM_B,
+    DRUG_B,
     DRUGS,
+    FP_FIRST,
+    FP_RIOT,
     IS_FIGHT,
     NUM_BLOCKS,
+    PAYOUT,
     PIECES_PER_TYPE,
+    RIOT,
+    SHANK_B,
     TIE_BREAKER,
     TYPES,
 )
@@ -101,13 +109,13 @@ def _task_text(t: int) -> str:
     if kind == K_INIT:
         return "a random player receives the initiator disc"
     if kind == K_SHANK:
-        return f"player {a} steals a shank card from the deck" if mode else f"player {a} receives {b} shank card(s)"
+        return f"player {a} steals a shank card from the deck" if mode else f"player {a} receives {plural(b, 'shank card')}"
     if kind == K_DRUG:
-        return f"player {a} steals a drug chip from the pile" if mode else f"player {a} receives {b} drug chip(s)"
+        return f"player {a} steals a drug chip from the pile" if mode else f"player {a} receives {plural(b, 'drug chip')}"
     if kind == K_CSHANK:
-        return f"{b} shank card(s) are laid out in the cafeteria"
+        return f"{plural(b, 'shank card')} to lay out in the cafeteria"
     if kind == K_CDRUG:
-        return f"{b} drug chip(s) are laid out in the cafeteria"
+        return f"{plural(b, 'drug chip')} to lay out in the cafeteria"
     if kind == K_FIGHT:
         return f"player {a} draws a fight card"
     if kind == K_STEAL_SHANK:
@@ -213,8 +221,9 @@ def _public(game: SanQuentinKings, s: State) -> dict:
         "to_move": "chance" if cp == CHANCE else ("simultaneous" if cp == SIMULTANEOUS else (cp if cp >= 0 else None)),
         "acting": list(game.acting_players(s)) if cp == SIMULTANEOUS else ([cp] if cp >= 0 else []),
         "initiator": s.initiator,
-        "blocks_played": [BLOCK_NAMES[b] for b in range(NUM_BLOCKS) if used >> b & 1],
-        "blocks_open": [BLOCK_NAMES[b] for b in range(NUM_BLOCKS) if not used >> b & 1],
+        # In the riot and at the end every block of the third year has been played.
+        "blocks_played": [BLOCK_NAMES[b] for b in range(NUM_BLOCKS) if used >> b & 1 or s.year > 3],
+        "blocks_open": [BLOCK_NAMES[b] for b in range(NUM_BLOCKS) if not used >> b & 1 and s.year <= 3],
         "block": BLOCK_NAMES[s.block] if s.block >= 0 else None,
         "gangs": gangs,
         "supply": {
@@ -372,9 +381,27 @@ def sample_hidden(game: SanQuentinKings, s: State, player: int | None, rng: rand
     )
 
 
+def plural(k: int, word: str) -> str:
+    """Returns "1 shank card", "2 shank cards", "1 commissary" (uncountable words stay)."""
+    if k == 1 or word in ("commissary", "respect"):
+        return f"{k} {word}"
+    return f"{k} {word}s"
+
+
 def observe_action(game: SanQuentinKings, s: State, action: int, player: int | None,
                    observer: int | None) -> str | None:
-    """Returns the log line ``observer`` sees: secret deals and fists only for their owner."""
+    """Returns the log text ``observer`` sees: secret deals and fists only for their owner, then
+    what followed by itself (the fists opening, the placings and the goods each place takes, the
+    end of a year, the riot), on further lines."""
+    line = _action_line(s, action, player, observer)
+    if s.block < 0 and s.phase != P_FISTS:
+        return line
+    trace: list = []
+    rules.apply(s, action, player, game.n, trace)
+    return "\n".join([line, *(_event_line(e) for e in trace)])
+
+
+def _action_line(s: State, action: int, player: int | None, observer: int | None) -> str:
     if s.queue:
         kind, mode, a, b = split_task(s.queue[0])
         what = A.to_str(action)
@@ -383,29 +410,71 @@ def observe_action(game: SanQuentinKings, s: State, action: int, player: int | N
         if kind in (K_SHANK, K_DRUG):
             vec, _ = outcome_counts(action)
             k = sum(vec)
-            thing = ("shank card" if kind == K_SHANK else "drug chip") + ("s" if k > 1 else "")
+            word = "shank card" if kind == K_SHANK else "drug chip"
             if mode:
                 if observer == a:
-                    return f"you steal a {what.split()[-1]} {thing} from the supply"
-                return f"player {a} steals a {thing} from the supply"
+                    return f"you steal a {what.split()[-1]} {word} from the supply"
+                return f"player {a} steals a {word} from the supply"
             if observer == a:
-                return f"you receive a {what.split()[-1]} {thing}" if k == 1 else f"you receive {what}"
-            return f"player {a} receives {'a' if k == 1 else k} {thing}"
+                return f"you receive a {what.split()[-1]} {word}" if k == 1 else f"you receive {what}"
+            return f"player {a} receives {'a ' + word if k == 1 else plural(k, word)}"
         if kind in (K_CSHANK, K_CDRUG):
-            return f"cafeteria: {what} laid out"
+            vec, shank = outcome_counts(action)
+            names = TYPES if shank else DRUGS
+            laid = ", ".join(f"{c} {names[i]}" for i, c in enumerate(vec) if c)
+            return f"cafeteria: {'shank cards' if shank else 'drug chips'} laid out face up: {laid}"
         if kind == K_FIGHT:
             return f"player {a} draws: {what[len('fight card '):]}"
-        thing = "shank card" if kind == K_STEAL_SHANK else "drug chip"
+        word = "shank card" if kind == K_STEAL_SHANK else "drug chip"
         if observer in (a, b):
-            return f"player {a} steals a {what.split()[-1]} {thing} from player {b}"
-        return f"player {a} steals a {thing} from player {b}"
+            return f"player {a} steals a {what.split()[-1]} {word} from player {b}"
+        return f"player {a} steals a {word} from player {b}"
     if s.phase == P_FISTS and observer != player:
         return f"player {player} commits a fist"
-    if s.phase == P_TURN and not s.queue and A.SHANK0 <= action < A.END_TURN:
+    if s.phase == P_TURN and A.SHANK0 <= action < A.END_TURN:
         return f"player {player} plays a {TYPES[action - A.SHANK0]} shank card"
     return f"player {player}: {A.to_str(action)}"
 
 
+_PLACES = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def _event_line(e: tuple) -> str:
+    """Returns the log line of an automatic step (see ``rules.apply``'s trace); all of it is public."""
+    if e[0] == "fists":
+        shown = []
+        for q, f in enumerate(e[1]):
+            if f == 0:
+                shown.append(f"player {q} opens an empty fist (out of the fight, immune)")
+            elif f > 0:
+                c, sc, t = A.fist_counts(f)
+                shown.append(f"player {q} C{c} S{sc} T{t}")
+        return "fists open: " + ("; ".join(shown) if shown else "nobody holds a fist")
+    if e[0] == "placed":
+        b, placed = e[1], e[2]
+        name = "riot" if b == RIOT else f"{BLOCK_NAMES[b]} fight"
+        if not placed:
+            return f"{name}: nobody places"
+        if b == RIOT:
+            return f"{name}: player {placed[0]} wins, +{plural(FP_RIOT, 'fight point')}"
+        parts = []
+        for i, p in enumerate(placed):
+            got = [f"+{plural(FP_FIRST, 'fight point')}"] if i == 0 else []
+            if i < len(PAYOUT):
+                k = PAYOUT[i]
+                got.append({COMM_B: plural(k, "commissary"), SHANK_B: plural(k, "shank card"),
+                             DRUG_B: plural(k, "drug chip")}.get(b, f"picks {plural(k, 'piece')} from the bus"))
+            parts.append(f"{_PLACES[i]} player {p} ({', '.join(got) or 'nothing'})")
+        return f"{name}: " + ", ".join(parts)
+    if e[0] == "year":
+        return (f"end of year {e[1]}: the craziest gang's solitary bonus, every piece back to its cell, "
+                "discards shuffled back")
+    if e[0] == "riot":
+        return f"the riot begins: every piece fights; player {e[1]} (fewest fight points) initiates"
+    return "the game is over"
+
+
 __all__ = [
-    "information_state_string", "observation_shape", "observation_tensor", "observe_action", "sample_hidden", "view",
+    "information_state_string", "observation_shape", "observation_tensor", "observe_action", "plural", "sample_hidden",
+    "view",
 ]
