@@ -80,8 +80,9 @@ def test_final_screen_says_who_won_why_and_the_figures(tmp_path):
     sentence = game.outcome(final)["text"]
     assert "Result: " + sentence[0].upper() + sentence[1:] + "." in tail
     assert "Figures" in tail and "score" in tail and "influence" in tail
-    for p, score in enumerate(game.figures(final)["score"]):
-        assert f"│ {p} │ {score} │" in tail.replace("  ", " ").replace("  ", " ").replace("  ", " ")
+    assert "player 0 ┃ player 1 ┃ player 2" in tail
+    scores = " │ ".join(str(v) for v in game.figures(final)["score"])
+    assert f"│ score │ {scores} │" in tail
     last = story_of(rec, 0)[-1]
     assert last in tail  # the final move is on the final screen
 

@@ -418,15 +418,18 @@ def outcome_text(game: Game, state: Any) -> str:
 
 
 def figures_table(game: Game, state: Any, returns: tuple[float, ...]) -> Table:
-    """Returns a small table of the game's per-seat figures at the end, with the returns."""
+    """Returns a small table of the game's per-seat figures at the end, with the returns.
+
+    One row per figure and one column per seat, so that many figures still fit.
+    """
     figs = game.figures(state)
     table = Table(title="Figures", title_justify="left")
-    table.add_column("player")
-    for name in figs:
-        table.add_column(name.replace("_", " "), justify="right")
-    table.add_column("return", justify="right")
+    table.add_column("", no_wrap=True)
     for p in range(game.num_players):
-        table.add_row(str(p), *(_num(vals[p]) for vals in figs.values()), f"{returns[p]:g}")
+        table.add_column(f"player {p}", justify="right", no_wrap=True)
+    for name, vals in figs.items():
+        table.add_row(name.replace("_", " "), *(_num(vals[p]) for p in range(game.num_players)))
+    table.add_row("return", *(f"{r:g}" for r in returns))
     return table
 
 
