@@ -13,6 +13,7 @@ import websockets
 
 import kingmaker
 from kingmaker.core.match import Match
+from kingmaker.web.models import StateOut
 from kingmaker.web.storage import open_storage
 
 PAYLOAD_KEYS = {
@@ -150,6 +151,7 @@ def check_payloads(db: str, mid: str, players: list[SeatPlayer]) -> int:
     for p in players:
         for pl in p.payloads:
             assert set(pl) == PAYLOAD_KEYS
+            StateOut.model_validate(pl)  # the message documented in docs/web.md and /openapi.json
             assert pl["seat"] == p.seat and pl["match"] == mid
             view, legal, log = expect[(p.seat, pl["version"])]
             assert pl["view"] == view, f"seat {p.seat} v{pl['version']}: payload view differs from game.view"

@@ -72,9 +72,10 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {c: {**_ERR, "description": text[c]} for c in (*codes, 400, 413)}
 
 
-def _error_response(code: str, message: str, status: int, details: dict | None = None) -> JSONResponse:
+def _error_response(code: str, message: str, status: int, details: dict | None = None,
+                    headers: dict | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": M.safe_message(message), "details": details or {}}},
-                        status_code=status)
+                        status_code=status, headers=headers)
 
 
 def _game_error(err: GameError) -> JSONResponse:
@@ -160,7 +161,10 @@ def create_app(db: str | Storage | None = None, bot_delay: float = 0.4, **hub_op
         message = exc.detail if isinstance(exc.detail, str) else "bad request"
         if exc.status_code == 400:
             message = "the body is not valid JSON (or nested too deeply)"
-        return _error_response(code, message, exc.status_code)
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            headers = {"Allow": ", ".join(_allowed(request.app, request.scope))}
+        return _error_response(code, message, exc.status_code, headers=headers)
 
     def token_of(authorization: str | None, query: str | None, body_token: str | None = None) -> str | None:
         if authorization and authorization.lower().startswith("bearer "):
@@ -361,6 +365,21 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, mid: str) -> None:
             else:
                 with contextlib.suppress(Exception):
                     await hub.broadcast_seats(current)
+
+
+def _allowed(app: Any, scope: dict) -> list[str]:
+    """The methods of every route that matches the request's path (for a 405's ``Allow``)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for r in app.router.routes:
+        match, _ = r.matches({**scope, "method": "GET"})
+        if match != Match.NONE and getattr(r, "methods", None):
+            methods |= set(r.methods)
+        match, _ = r.matches({**scope, "method": "POST"})
+        if match == Match.FULL and getattr(r, "methods", None):
+            methods |= set(r.methods)
+    return sorted(methods)
 
 
 def _ref_of(text: str) -> Any:

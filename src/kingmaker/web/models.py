@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
@@ -71,12 +72,20 @@ def _printable(v: str) -> str:
     return v
 
 
+def _integral(v: object) -> object:
+    """JSON has one number type: 12.0 is the integer 12 (a bool stays a bool, and is refused)."""
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2**53:
+        return int(v)
+    return v
+
+
+Int = Annotated[StrictInt, BeforeValidator(_integral)]
 Text = Annotated[str, AfterValidator(_no_surrogates)]
 Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_printable)]
 Token = Annotated[str, Field(max_length=100), AfterValidator(_no_surrogates)]
 BotSpec = Annotated[str, Field(min_length=1, max_length=100), AfterValidator(_no_surrogates)]
-OptionValue = StrictBool | StrictInt | Annotated[str, Field(max_length=100), AfterValidator(_no_surrogates)]
-Ref = StrictInt | Annotated[str, Field(max_length=64), AfterValidator(_no_surrogates)] | None
+OptionValue = StrictBool | Int | Annotated[str, Field(max_length=100), AfterValidator(_no_surrogates)]
+Ref = Int | Annotated[str, Field(max_length=64), AfterValidator(_no_surrogates)] | None
 
 
 class _Body(BaseModel):
@@ -92,28 +101,28 @@ class SeatIn(_Body):
 
 class CreateMatch(_Body):
     game: Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_no_surrogates)]
-    players: Annotated[StrictInt, Field(ge=1, le=16)] | None = None
+    players: Annotated[Int, Field(ge=1, le=16)] | None = None
     options: Annotated[dict[Annotated[str, Field(max_length=64), AfterValidator(_no_surrogates)], OptionValue],
                        Field(max_length=32)] | None = None
     seats: Annotated[list[SeatIn], Field(max_length=16)] | None = Field(
         None, description="One per player; default: seat 0 human, heuristic bots elsewhere")
-    you: Annotated[StrictInt, Field(ge=0, le=15)] | None = Field(0, description="The creator's seat; null to watch")
+    you: Annotated[Int, Field(ge=0, le=15)] | None = Field(0, description="The creator's seat; null to watch")
     public: StrictBool = True
-    seed: Annotated[StrictInt, Field(ge=0, lt=2**62)] | None = None
+    seed: Annotated[Int, Field(ge=0, lt=2**53)] | None = Field(None, description="Default: random")
 
 
 class MoveIn(_Body):
-    action: Annotated[StrictInt, Field(ge=-(2**31), lt=2**31)] | None = None
+    action: Annotated[Int, Field(ge=-(2**31), lt=2**31)] | None = None
     text: Annotated[Text, Field(max_length=200)] | None = None
-    version: Annotated[StrictInt, Field(ge=0, lt=2**31)] | None = Field(
+    version: Annotated[Int, Field(ge=0, lt=2**31)] | None = Field(
         None, description="The version the move was chosen at (recommended)")
-    seat: Annotated[StrictInt, Field(ge=0, le=15)] | None = None
+    seat: Annotated[Int, Field(ge=0, le=15)] | None = None
     token: Token | None = None
 
 
 class JoinIn(_Body):
     token: Token | None = Field(None, description="An invite token; without one, any open seat of a public match")
-    seat: Annotated[StrictInt, Field(ge=0, le=15)] | None = None
+    seat: Annotated[Int, Field(ge=0, le=15)] | None = None
     name: Name | None = None
 
 
@@ -287,10 +296,10 @@ class HealthOut(BaseModel):
 # ---- WebSocket -------------------------------------------------------------------------------
 class WsMove(_Body):
     type: Literal["move"]
-    action: Annotated[StrictInt, Field(ge=-(2**31), lt=2**31)] | None = None
+    action: Annotated[Int, Field(ge=-(2**31), lt=2**31)] | None = None
     text: Annotated[Text, Field(max_length=200)] | None = None
-    version: Annotated[StrictInt, Field(ge=0, lt=2**31)] | None = None
-    seat: Annotated[StrictInt, Field(ge=0, le=15)] | None = None
+    version: Annotated[Int, Field(ge=0, lt=2**31)] | None = None
+    seat: Annotated[Int, Field(ge=0, le=15)] | None = None
     ref: Ref = None
 
 
