@@ -52,18 +52,25 @@ class SeatPlayer:
 
 
 async def play_over_ws(server, mid: str, tokens: dict[int, str], seed: int = 0, spectator: bool = True,
-                       timeout: float = 120, choose=None, stop_after: int | None = None) -> list[SeatPlayer]:
+                       timeout: float = 120, choose=None, stop_after: int | None = None,
+                       where: dict | None = None, spectators: list | None = None) -> list[SeatPlayer]:
     """Plays every seat in ``tokens`` with random legal moves over WebSockets until the end.
 
     ``choose(player, payload, rng) -> action`` overrides the random choice; ``stop_after``
-    stops once the match reaches that version.
+    stops once the match reaches that version. ``where`` maps a seat to the server it
+    connects to (default ``server``); ``spectators`` lists the servers spectators watch
+    through (default: one on ``server`` when ``spectator``).
     """
     players = [SeatPlayer(s, t, random.Random(f"{seed}/{s}")) for s, t in sorted(tokens.items())]
-    if spectator:
-        players.append(SeatPlayer(None, None, random.Random(seed)))
+    servers = {id(p): (where or {}).get(p.seat, server) for p in players}
+    for k, srv in enumerate(spectators if spectators is not None else ([server] if spectator else [])):
+        p = SeatPlayer(None, None, random.Random(f"{seed}/spectator/{k}"))
+        players.append(p)
+        servers[id(p)] = srv
 
     async def run(p: SeatPlayer) -> None:
-        url = f"{server.ws_url}/ws/matches/{mid}" + (f"?token={p.token}" if p.token else "")
+        srv = servers[id(p)]
+        url = f"{srv.ws_url}/ws/matches/{mid}" + (f"?token={p.token}" if p.token else "")
         async with websockets.connect(url, max_size=2**24) as ws:
             pending = False
             latest: dict | None = None
