@@ -174,6 +174,7 @@ def analyse(study: Study, rows: Sequence[dict], cooperative: bool, max_return: f
                 "option": differ[0],
                 "a": a["label"],
                 "b": b["label"],
+                "held": {k: v for k, v in a["varied"].items() if k != differ[0]},
                 "a_value": a["varied"][differ[0]],
                 "b_value": b["varied"][differ[0]],
                 "headline": rate_difference(ha["wins"], ha["n"], hb["wins"], hb["n"]),

@@ -30,6 +30,10 @@ PLOTS = ("seats", "agents", "option", "length", "reasons", "figures", "decides")
 _MAX_LINES = 10  # cells drawn in one histogram
 
 
+def _fmt(v: Any) -> str:
+    return ("true" if v else "false") if isinstance(v, bool) else str(v)
+
+
 def _pct(x: float) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.1%}"
 
@@ -275,11 +279,14 @@ def _blocks(a: dict, study: Study, meta: dict, plots: dict[str, Path]) -> list[t
         rows = []
         for p in a["pairs"]:
             figs = "; ".join(f"{n} {_signed(d, False)}" for n, d in p["figures"].items())
-            row = [f"{p['players']}p", p["option"], f"{p['a_value']} → {p['b_value']}", _signed(p["headline"], True)]
+            held = " ".join(f"{k}={_fmt(v)}" for k, v in p["held"].items()) or "-"
+            row = [f"{p['players']}p", held, p["option"], f"{_fmt(p['a_value'])} → {_fmt(p['b_value'])}",
+                   _signed(p["headline"], True)]
             if "first_seat" in p and a["headline"] != "first seat's win rate":
                 row[-1] += f"; first seat {_signed(p['first_seat'], True)}"
             rows.append([*row, _signed(p["length"], False), figs or "-"])
-        b.append(("table", ["players", "option", "A → B", a["headline"], "mean length", "figures (mean)"], rows))
+        b.append(("table", ["players", "with", "option", "A → B", a["headline"], "mean length", "figures (mean)"],
+                  rows))
     return b
 
 
