@@ -16,10 +16,11 @@ from test_kk_rules import BASE, C, full_pyramid, kind, play, position
 import kingmaker
 from kingmaker import CHANCE, InvalidActionError
 from kingmaker.cli import main
+from kingmaker.conformance import check_game
 from kingmaker.games.kings_kilt import actions as A
 from kingmaker.games.kings_kilt import view as V
 from kingmaker.games.kings_kilt.data import CLANS
-from kingmaker.games.kings_kilt.state import State
+from kingmaker.games.kings_kilt.state import SETUP_FAMILY, State
 
 
 @pytest.fixture
@@ -181,6 +182,47 @@ def test_fact_leaders_stay_in_the_draw_pile(g2):
     for seed in range(200):
         t = g2.sample_hidden(s, 0, random.Random(seed))
         assert t.unseen[8:] == s.unseen[8:] and all(k < 8 for k in t.family[1])
+
+
+def _pile_pairs_exist(families, mine: tuple[int, ...]) -> bool:
+    """Returns True when every family can name two cards from the one-per-clan pile: all distinct,
+    and none of the observer's own two (a brute-force check, apart from the sampler)."""
+    from itertools import combinations, product
+
+    options = [list(combinations(f, 2)) for f in families]
+    for pick in product(*options):
+        cards = [k for pair in pick for k in pair]
+        if len(set(cards)) == len(cards) and not set(cards) & set(mine):
+            return True
+    return False
+
+
+def test_fact_one_per_clan_pile_cards_kept_in_every_sample():
+    """Option family_deal=one-per-clan (KK-5, later printing): the first two family cards of every
+    player come from a pile of one member per clan, so no two players share them, and each
+    player knows which of their own three came from it. Every sample keeps that (KK-18)."""
+    g = kingmaker.make("kings-kilt", players=4, family_deal="one-per-clan")
+    for seed in range(5):
+        m = kingmaker.Match(g, [None] * 4, seed=seed)
+        while m.state.phase == SETUP_FAMILY:
+            m.step_chance()
+        s = m.state
+        mine = s.family[0][:2]  # deal order: the two from the pile first
+        assert [f["clan"] for f in g.view(s, 0)["family"]] == [CLANS[k] for k in s.family[0]]
+        for r in range(40):
+            t = g.sample_hidden(s, 0, random.Random(r))
+            assert t.family[0] == s.family[0]
+            assert _pile_pairs_exist([t.family[q] for q in (1, 2, 3)], mine)
+            # With four players the pile's eight cards are every clan once.
+            assert sorted(k for f in t.family for k in f[:2]) == list(range(8))
+
+
+def test_one_per_clan_games_keep_the_contract():
+    """The conformance checks (views equal on every sample, strings, tensors) with the option."""
+    for n in (2, 4):
+        g = kingmaker.make("kings-kilt", players=n, family_deal="one-per-clan")
+        reports = check_game(g, range(4), hidden_every=3)
+        assert all(r.length > 0 for r in reports)
 
 
 # ---- the end: outcome and figures -----------------------------------------------------------

@@ -150,7 +150,7 @@ def legal_actions(game: KingsKilt, s: State, player: int | None = None) -> list[
         return [A.FILL0 + c for c in BELOW[s.vacuum]]
     # REVEAL: any family card still face down.
     rev = s.revealed[cp]
-    return [A.REVEAL0 + k for k in s.family[cp] if not rev >> k & 1]
+    return [A.REVEAL0 + k for k in sorted(s.family[cp]) if not rev >> k & 1]
 
 
 def _play_actions(game: KingsKilt, s: State, p: int) -> list[int]:
@@ -373,7 +373,10 @@ def _apply_chance(game: KingsKilt, s: State, kind: int) -> State:
     phase, deal = s.phase, s.deal + 1
     if phase == SETUP_FAMILY:
         p = s.deal % n
-        fam = s.family[:p] + (tuple(sorted(s.family[p] + (kind,))),) + s.family[p + 1 :]
+        # Families are sorted, except in the one-per-clan deal, where the deal order shows
+        # which two cards came from the one-per-clan pile (a public fact, KK-18).
+        mine = s.family[p] + (kind,)
+        fam = s.family[:p] + (mine if game.one_per_clan else tuple(sorted(mine)),) + s.family[p + 1 :]
         if deal == FAMILY_CARDS * n:
             phase, deal = SETUP_INFLUENCE, 0
         return State(phase, deal, s.pyramid, -1, tuple(u), sum(u), s.discards, s.removed, fam,
@@ -523,8 +526,9 @@ def validate_state(game: KingsKilt, s: State) -> None:
     if s.pile_n != sum(s.unseen):
         raise InvalidStateError("pile_n must equal the number of unseen cards")
     for f in s.family:
-        if len(set(f)) != len(f) or list(f) != sorted(f) or len(f) > FAMILY_CARDS:
-            raise InvalidStateError("a family holds at most 3 cards of distinct clans, sorted")
+        if len(set(f)) != len(f) or (list(f) != sorted(f) and not game.one_per_clan) or len(f) > FAMILY_CARDS:
+            raise InvalidStateError("a family holds at most 3 cards of distinct clans, sorted "
+                                    "(in deal order with family_deal=one-per-clan)")
 
 def _reshuffle(unseen: tuple[int, ...], discards: tuple[int, ...]) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
     """The discards become the new draw pile (rulebook: 'shuffle the discards')."""

@@ -11,7 +11,8 @@ Fields (n players)::
     pile_n      sum(unseen), kept for speed
     discards    8 counts: influence cards discarded (face up, by clan)
     removed     16 counts: betrayed cards, out of the game
-    family      n sorted tuples of clans (3 each once dealt)
+    family      n sorted tuples of clans (3 each once dealt); in deal order with
+                family_deal=one-per-clan (the first two came from its pile)
     revealed    n bitmasks over clans: family cards turned face up
     hands       n tuples of 8 counts: influence cards by clan
     current     the active player

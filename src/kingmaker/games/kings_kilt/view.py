@@ -100,7 +100,7 @@ def view(game: KingsKilt, s: State, player: int | None) -> dict:
     n = game.num_players
     cp = game.current_player(s)
     over = s.phase == END
-    revealed = [[CLANS[k] for k in s.family[q] if s.revealed[q] >> k & 1] for q in range(n)]
+    revealed = [[CLANS[k] for k in sorted(s.family[q]) if s.revealed[q] >> k & 1] for q in range(n)]
     out = {
         "game": game.id,
         "players": n,
@@ -133,7 +133,7 @@ def view(game: KingsKilt, s: State, player: int | None) -> dict:
         out["family"] = [{"clan": CLANS[k], "revealed": bool(s.revealed[player] >> k & 1)} for k in s.family[player]]
         out["influence"] = {CLANS[k]: c for k, c in enumerate(s.hands[player]) if c}
     if over:
-        out["families"] = [_clans(f) for f in s.family]
+        out["families"] = [_clans(sorted(f)) for f in s.family]
         out["scores"] = list(rules.scores(s))
         out["winners"] = list(rules.winners(s))
         out["returns"] = list(rules.returns(game, s))
@@ -168,10 +168,13 @@ def sample_hidden(game: KingsKilt, s: State, player: int | None, rng: random.Ran
         for k in range(NUM_CLANS):
             pool[k] += s.hands[q][k]
     # Family cards: distinct clans per player, chosen by a randomised backtracking search.
-    families = dict(fam_fixed)
-    slots = [q for q in others for _ in range(fam_hidden[q])]
-    if not _assign(slots, 0, families, pool, rng):  # pragma: no cover - the true deal is a solution
-        raise RuntimeError("no consistent family deal")
+    if game.one_per_clan:
+        families = _deal_one_per_clan(s, player, others, fam_fixed, pool, rng)
+    else:
+        families = dict(fam_fixed)
+        slots = [q for q in others for _ in range(fam_hidden[q])]
+        if not _assign(slots, 0, families, pool, rng):  # pragma: no cover - the true deal is a solution
+            raise RuntimeError("no consistent family deal")
     hands = list(s.hands)
     for q in others:
         size = sum(s.hands[q])
@@ -181,7 +184,10 @@ def sample_hidden(game: KingsKilt, s: State, player: int | None, rng: random.Ran
             drawn[k] += 1
             pool[k] -= 1
         hands[q] = tuple(drawn)
-    family = tuple(tuple(sorted(families[q])) if q in families else s.family[q] for q in range(n))
+    family = tuple(
+        (families[q] if game.one_per_clan else tuple(sorted(families[q]))) if q in families else s.family[q]
+        for q in range(n)
+    )
     unseen = s.unseen if known else tuple(pool) + s.unseen[NUM_CLANS:]
     return State(
         s.phase, s.deal, s.pyramid, s.top, unseen, s.pile_n, s.discards, s.removed, family,
@@ -213,6 +219,69 @@ def _draw(pool: list[int], rng: random.Random) -> int:
             return k
         r -= c
     raise AssertionError("empty pool")
+
+
+def _deal_one_per_clan(
+    s: State, player: int | None, others: list[int], fixed: dict[int, tuple[int, ...]], pool: list[int],
+    rng: random.Random,
+) -> dict[int, tuple[int, ...]]:
+    """Deals others' families again for ``family_deal=one-per-clan`` (KK-18), in deal order.
+
+    Each family's first two cards come from the one-per-clan pile: no clan there twice among
+    all players, nor one of the observer's own first two; the third comes from the deck. Cards
+    turned face up stay in their family (in some slot).
+    """
+    used = set(s.family[player][:2]) if player is not None else set()
+    for q in others:  # the face-up cards are dealt again too, into some slot of their family
+        for k in fixed[q]:
+            pool[k] += 1
+    slots = [(q, i < 2) for q in others for i in range(len(s.family[q]))]
+    left = [sum(1 for r in slots[j:] if r[0] == q) for j, (q, _) in enumerate(slots)]
+    families: dict[int, tuple[int, ...]] = {q: () for q in others}
+
+    def fill(j: int) -> bool:
+        if j == len(slots):
+            return True
+        q, from_pile = slots[j]
+        fam = families[q]
+        missing = [k for k in fixed[q] if k not in fam]
+        cands = [k for k in range(NUM_CLANS) if pool[k] and k not in fam and not (from_pile and k in used)]
+        if len(missing) >= left[j]:
+            cands = [k for k in cands if k in missing]
+        if from_pile:
+            rng.shuffle(cands)
+        else:
+            cands = _weighted_order(cands, [pool[k] for k in cands], rng)
+        for k in cands:
+            pool[k] -= 1
+            families[q] = fam + (k,)
+            if from_pile:
+                used.add(k)
+            if fill(j + 1):
+                return True
+            if from_pile:
+                used.discard(k)
+            families[q] = fam
+            pool[k] += 1
+        return False
+
+    if not fill(0):  # pragma: no cover - the true deal is a solution
+        raise RuntimeError("no consistent one-per-clan family deal")
+    return families
+
+
+def _weighted_order(choices: list[int], weights: list[int], rng: random.Random) -> list[int]:
+    """Returns ``choices`` in a random order, each next one drawn in proportion to its weight."""
+    choices, weights, order = list(choices), list(weights), []
+    while choices:
+        r = rng.random() * sum(weights)
+        j = 0
+        while j < len(weights) - 1 and r >= weights[j]:
+            r -= weights[j]
+            j += 1
+        order.append(choices.pop(j))
+        weights.pop(j)
+    return order
 
 
 def _assign(slots: list[int], i: int, families: dict, pool: list[int], rng: random.Random) -> bool:
@@ -327,20 +396,41 @@ def observation_tensor(game: KingsKilt, s: State, player: int) -> list[float]:
     return out
 
 
-def information_state_string(game: KingsKilt, s: State, player: int) -> str:
-    """Returns a canonical string of exactly what ``player``'s view holds.
+def information_state_string(game: KingsKilt, s: State, player: int | None) -> str:
+    """Returns a canonical string of exactly what ``player``'s view holds (None: a spectator's).
 
-    Built from the state's fields that the view shows (raw ints and tuples), so
-    equal views give equal strings and different views different ones.
+    Built from the state's fields that the view shows, not from the view dict:
+    one small int per character (Latin-1), fixed fields first, then the
+    variable-length ones whose lengths come earlier, so equal views give equal
+    strings and different views different ones. Not meant to be read; about
+    5x cheaper than the view as JSON.
     """
     phase = s.phase
-    cp = rules.current_player(game, s)
-    pile = s.pile_n + (s.top >= 0) if phase > SETUP_INFLUENCE else -1
-    known = s.unseen[:NUM_CLANS] if pile_known(game, s) else ()
-    fams = s.family if phase == END else ()
-    return (
-        f"{player}|{phase}|{cp}|{s.current}|{s.pyramid}|{s.top}|{pile}|{known}|{s.discards}|{s.removed}|"
-        f"{s.crowned}|{s.vacuum}|{s.noblemen}|{s.guardians}|{s.pending}|{s.passed}|"
-        f"{tuple(sum(h) for h in s.hands)}|{tuple(len(f) for f in s.family)}|{s.revealed}|"
-        f"{s.deal if phase <= SETUP_ROW else -1}|{s.family[player]}|{s.hands[player]}|{fams}"
-    )
+    top = s.top
+    out = [
+        255 if player is None else player, phase, rules.current_player(game, s) + 8, s.current, top + 1,
+        s.pile_n + (top >= 0) + 1 if phase > SETUP_INFLUENCE else 0,
+        s.crowned, s.vacuum + 1, s.noblemen + 1, s.guardians + 1, s.passed,
+        s.deal + 1 if phase <= SETUP_ROW else 0, len(s.pending),
+    ]
+    out += [k + 1 for k in s.pyramid]
+    out += s.pending
+    out += s.discards
+    out += s.removed
+    out += s.revealed
+    for h in s.hands:
+        out.append(sum(h))
+    for f in s.family:
+        out.append(len(f))
+    if player is not None:
+        out += s.hands[player]
+        out += s.family[player]
+    if pile_known(game, s):
+        out.append(1)
+        out += s.unseen[:NUM_CLANS]
+    else:
+        out.append(0)
+    if phase == END:
+        for f in s.family:
+            out += sorted(f)
+    return bytes(out).decode("latin-1")
