@@ -545,7 +545,16 @@ class TeamAgent(ISMCTSAgent):
         super().__init__(config or TEAM_LEVELS["normal"], name)
 
 
+def _expert_level(level: str | None) -> bool:
+    """Is ``level`` the learned level (``expert``, built by ``kingmaker.agents.expert``)?"""
+    return (level or "").split("/")[0].strip().lower() == "expert"
+
+
 def _ismcts_factory(game: Game, level: str | None = None, **kw: Any) -> ISMCTSAgent:
+    if _expert_level(level):
+        from .expert import expert_agent  # numpy only when the expert is asked for
+
+        return expert_agent(game, level, **kw)
     levels = TEAM_LEVELS if game.info.cooperative else LEVELS
     cfg = parse_level(level, levels, game.search_hints)
     if kw:
@@ -561,6 +570,10 @@ def _team_factory(game: Game, level: str | None = None, **kw: Any) -> TeamAgent:
             f"the team agent plays co-operative games; {game.name} is competitive (use ismcts)",
             game=game.id,
         )
+    if _expert_level(level):
+        from .expert import expert_agent
+
+        return expert_agent(game, level, team=True, **kw)
     cfg = parse_level(level, TEAM_LEVELS, game.search_hints)
     if kw:
         cfg = replace(cfg, **kw)

@@ -1,0 +1,501 @@
+"""``ismcts:expert``: IS-MCTS guided by a learned policy and value network.
+
+The AlphaZero recipe applied to determinised IS-MCTS. Each game (and player
+count) ships a small network in ``kingmaker/agents/nets/<game>-<n>p.npz``,
+trained by self-play on the search's own root visit counts (policy targets) and
+the games' returns (value targets) with ``kingmaker train-expert``
+(``kingmaker.agents.train_expert``; see docs/expert.md).
+
+The search is the one of ``kingmaker.agents.search`` (a determinisation drawn
+from the seat's view per iteration, one table of information sets keyed by
+``game.information_state_string``), with two changes:
+
+- **Prior**: a new information-set node asks the network for the acting
+  player's move probabilities (a masked softmax over the node's legal actions,
+  read from ``game.observation_tensor`` of the simulated state for that
+  player), and edges are chosen by PUCT, ``Q + c P sqrt(N) / (1 + n)``, where
+  N counts the visits of the actions available in this determinisation
+  (unvisited edges count at the node's own value estimate).
+- **Leaf evaluation**: the same forward pass gives the network's estimate of
+  every seat's return (its value head is seat-relative: index k is the seat k
+  places after the acting one), backed up instead of a rollout. With
+  ``mix > 0`` a heuristic rollout (cut by the game's ``evaluate`` after
+  ``depth`` decisions) is also run from the leaf and its result weighted in by
+  ``mix`` (AlphaGo's lambda).
+
+Only numpy is needed at play time (``pip install 'kingmaker[rl]'``). The
+network reads observation tensors, which are functions of a player's view,
+and the search only ever simulates determinisations drawn from the seat's own
+view, so the agent never reads the true state's hidden parts.
+
+Specs: ``ismcts:expert``, ``ismcts:expert/iterations=400/mix=0.5``,
+``team:expert`` in the co-operative game, ``ismcts:expert/iterations=100/net=<file.npz>``
+(``net=`` comes last, as a path may hold slashes).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..core.api import CHANCE, TERMINAL, Game
+from ..core.errors import GameError
+from ..core.match import Observation, sample_chance
+from .search import ISMCTSAgent, SearchStats, _policy
+
+__all__ = [
+    "EXPERT",
+    "NETS_DIR",
+    "ExpertAgent",
+    "ExpertConfig",
+    "ExpertNet",
+    "expert_agent",
+    "load_net",
+    "net_path",
+]
+
+NETS_DIR = Path(__file__).parent / "nets"
+
+
+def _np() -> Any:
+    try:
+        import numpy
+    except ModuleNotFoundError:
+        raise GameError("the expert level needs numpy: pip install 'kingmaker[rl]'") from None
+    return numpy
+
+
+# ---- the network ------------------------------------------------------------------
+class ExpertNet:
+    """A ``MaskedPolicy`` (``kingmaker.rl.policy``) whose value head has one output per seat.
+
+    The trunk, the policy head, the file format (.npz, no pickle) and the checks
+    are the masked policy's; only ``Wv``/``bv`` are wider: ``(hidden, players)``,
+    seat-relative (column k: the seat k places after the observer), returns
+    scaled to [0, 1]. ``policy:<file>`` can play the same file (it reads column 0).
+    """
+
+    def __init__(self, policy: Any) -> None:
+        np = _np()
+        self.policy = policy
+        self.meta = policy.meta
+        p = policy.params
+        self.layers = [(p[f"W{i}"], p[f"b{i}"]) for i in range(policy.layers)]
+        self.Wp, self.bp, self.Wv, self.bv = p["Wp"], p["bp"], p["Wv"], p["bv"]
+        self.players = int(self.Wv.shape[1])
+        self.num_actions = policy.num_actions
+        self.obs_size = policy.obs_size
+        self._np = np
+
+    @classmethod
+    def for_game(
+        cls, game: Game, hidden: tuple[int, ...] = (128, 128), seed: int = 0, **meta: Any
+    ) -> ExpertNet:
+        """Returns a fresh network sized for ``game`` (one value per seat)."""
+        np = _np()
+        from ..rl.policy import MaskedPolicy
+
+        pol = MaskedPolicy.for_game(game, hidden, seed, kind="expert", **meta)
+        rng = np.random.default_rng(seed + 1)
+        h = hidden[-1] if hidden else pol.obs_size
+        pol.params["Wv"] = rng.normal(0.0, 0.1 / np.sqrt(h), (h, game.num_players)).astype(
+            np.float32
+        )
+        pol.params["bv"] = np.full(game.num_players, 0.5, dtype=np.float32)
+        return cls(pol)
+
+    @classmethod
+    def load(cls, path: str | Path) -> ExpertNet:
+        """Reads a network file with numpy alone; raises GameError for a missing or bad file."""
+        _np()
+        from ..rl.policy import MaskedPolicy
+
+        return cls(MaskedPolicy.load(path))
+
+    def save(self, path: str | Path) -> Path:
+        return self.policy.save(path)
+
+    def check_game(self, game: Game) -> None:
+        """Raises GameError unless the network was made for this game, player count and options."""
+        self.policy.check_game(game)
+        if self.players != game.num_players:
+            raise GameError(
+                f"this network values {self.players} seats, not {game.num_players}", game=game.id
+            )
+
+    def __call__(self, x: Any) -> tuple[Any, Any]:
+        """Returns (logits over every action, seat-relative values) for one observation."""
+        np = self._np
+        h = np.asarray(x, dtype=np.float32)
+        for w, b in self.layers:
+            h = np.tanh(h @ w + b)
+        return h @ self.Wp + self.bp, h @ self.Wv + self.bv
+
+
+def net_path(game: Game) -> Path:
+    """Returns where the shipped network for ``game``'s id and player count lives."""
+    return NETS_DIR / f"{game.id}-{game.num_players}p.npz"
+
+
+@lru_cache(maxsize=32)
+def _load_cached(path: str, mtime: float) -> ExpertNet:
+    return ExpertNet.load(path)
+
+
+def load_net(game: Game, path: str | Path | None = None) -> ExpertNet:
+    """Returns the network for ``game`` (the shipped one unless ``path`` is given), checked.
+
+    Raises:
+        GameError: no network for this game and player count (the message lists
+            the shipped ones), a bad file, or one made for another game.
+    """
+    p = Path(path).expanduser() if path else net_path(game)
+    if not p.is_file():
+        shipped = sorted(q.stem for q in NETS_DIR.glob("*.npz"))
+        raise GameError(
+            f"no expert network for {game.name} with {game.num_players} players ({p.name}); "
+            f"shipped: {', '.join(shipped) or 'none'}",
+            game=game.id,
+            allowed=shipped,
+        )
+    net = _load_cached(str(p.resolve()), p.stat().st_mtime)
+    net.check_game(game)
+    return net
+
+
+# ---- the search ---------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ExpertConfig:
+    """The knobs of the expert search.
+
+    Attributes:
+        iterations: stop after this many iterations (None: no limit).
+        seconds: stop after this much wall time (None: no limit); one of the two is needed.
+        puct: the exploration constant c of PUCT (returns in [0, 1]).
+        mix: the rollout's share of a leaf's value (0: the network's value alone).
+        depth: rollout decisions before the game's ``evaluate`` may end a rollout
+            (None: to the end); only used when ``mix > 0``.
+        opponents: ``public`` keys other players' information sets by the spectator's
+            view, ``own`` by their own (as in ``SearchConfig``).
+        noise: the Dirichlet noise share of the root prior (self-play training only).
+        alpha: the Dirichlet concentration of that noise.
+        survival: in a lost co-operative game, credit ``survival * t`` (t the share of
+            the game's maximal length played), as the team agent does.
+        net: a network file instead of the shipped one.
+    """
+
+    iterations: int | None = 300
+    seconds: float | None = None
+    puct: float = 1.5
+    mix: float = 0.0
+    depth: int | None = None
+    opponents: str = "public"
+    noise: float = 0.0
+    alpha: float = 0.3
+    survival: float = 0.0
+    net: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise GameError("an expert budget needs iterations or seconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise GameError(f"iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise GameError(f"seconds must be positive, not {self.seconds}")
+        if not 0.0 <= self.mix <= 1.0:
+            raise GameError(f"mix must be within 0 and 1, not {self.mix}")
+        if not 0.0 <= self.noise <= 1.0:
+            raise GameError(f"noise must be within 0 and 1, not {self.noise}")
+        if self.puct <= 0 or self.alpha <= 0:
+            raise GameError("puct and alpha must be positive")
+        if self.depth is not None and self.depth < 0:
+            raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
+        if self.opponents not in ("public", "own"):
+            raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
+
+
+# The level: a budget of iterations with no time cap by default (so that a busy machine
+# changes nothing); the time per move is measured against hard's in benchmarks/expert.md.
+EXPERT = ExpertConfig(iterations=300)
+_FIELDS = {
+    "iterations": int,
+    "seconds": float,
+    "puct": float,
+    "mix": float,
+    "depth": int,
+    "opponents": str,
+    "noise": float,
+    "alpha": float,
+    "survival": float,
+    "net": str,
+}
+_OPTIONAL = ("iterations", "seconds", "depth", "net")
+# Per game (id, or id-<n>p): settings found best in benchmarks/expert.md.
+GAME_SETTINGS: dict[str, dict[str, Any]] = {}
+
+
+def parse_expert(level: str | None, game: Game | None = None, team: bool = False) -> ExpertConfig:
+    """Returns the config for ``expert`` or ``expert/key=value/...``.
+
+    Raises:
+        GameError: an unknown key or a value of the wrong type.
+    """
+    cfg = EXPERT
+    if team:
+        cfg = replace(cfg, survival=0.2)
+    if game is not None:
+        for key in (game.id, f"{game.id}-{game.num_players}p"):
+            cfg = replace(cfg, **GAME_SETTINGS.get(key, {}))
+        if game.search_hints.get("opponents"):
+            cfg = replace(cfg, opponents=game.search_hints["opponents"])
+    text, sep, net = (level or "").partition("net=")  # a path may hold slashes: net= comes last
+    tokens = [t.strip() for t in text.split("/") if t.strip()]
+    if tokens and tokens[0].lower() == "expert":
+        tokens = tokens[1:]
+    over: dict[str, Any] = {}
+    for token in tokens:
+        key, sep, value = token.partition("=")
+        key = key.strip().lower()
+        kind = _FIELDS.get(key)
+        if not sep or kind is None:
+            raise GameError(
+                f"no expert setting {token!r}; settings: {', '.join(_FIELDS)}",
+                allowed=list(_FIELDS),
+            )
+        value = value.strip()
+        try:
+            over[key] = None if value.lower() == "none" and key in _OPTIONAL else kind(value)
+        except ValueError:
+            raise GameError(f"expert setting {key}={value!r} is not a {kind.__name__}") from None
+    if sep:
+        over["net"] = net.strip() or None
+    return replace(cfg, **over) if over else cfg
+
+
+class _Node:
+    """An information set: its edges ``{action: [visits, total, available]}``, the prior, a value."""
+
+    __slots__ = ("edges", "logits", "exp", "top", "value")
+
+    def __init__(self, logits: Any, acts: list[int], value: float) -> None:
+        self.edges: dict[int, list] = {}
+        self.logits = logits
+        self.top = top = float(logits[acts].max()) if acts else 0.0
+        self.exp = {a: math.exp(float(logits[a]) - top) for a in acts}
+        self.value = value
+
+    def prior(self, a: int) -> float:
+        """Returns the unnormalised prior weight of ``a`` (a softmax over the available actions)."""
+        e = self.exp.get(a)
+        if e is None:  # an action this determinisation allows and the first did not
+            e = self.exp[a] = math.exp(min(float(self.logits[a]) - self.top, 30.0))
+        return e
+
+
+class ExpertAgent(ISMCTSAgent):
+    """IS-MCTS with the network as PUCT prior and leaf evaluation (see the module)."""
+
+    def __init__(
+        self, net: ExpertNet, config: ExpertConfig | None = None, name: str = "ismcts:expert"
+    ) -> None:
+        self.expert = config or EXPERT
+        self.net = net
+        self.name = name
+        self.last = SearchStats()
+        self.slow = False
+        self.rollout = "none" if self.expert.mix == 0 else "heuristic"
+        self.prior = "network"
+        self.config = self.expert  # what __repr__ and callers show
+
+    def act(self, obs: Observation) -> int:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            self.last = SearchStats(iterations=0, seconds=0.0, visits={legal[0]: 0})
+            return legal[0]
+        return self.search(obs)
+
+    def search(self, obs: Observation) -> int:
+        """Runs the guided search; returns the most visited legal action at the root."""
+        game = obs.game
+        cfg = self.expert
+        net = self.net
+        rng = obs.rng
+        me = obs.player
+        legal = list(obs.legal_actions)
+        legal_set = set(legal)
+        n = game.num_players
+        lo, hi = game.info.min_return, game.info.max_return
+        scale = 1.0 / (hi - lo) if hi > lo else 1.0
+        coop = game.info.cooperative
+        max_len = max(1, game.info.max_game_length)
+        c = cfg.puct
+        own = cfg.opponents == "own"
+        mix = cfg.mix
+        rollout = _policy(game, "heuristic", 0.0, rng) if mix > 0 else None
+        evaluate = game.evaluate
+        tensor = game.observation_tensor
+        info_key = game.information_state_string
+        start = time.perf_counter()
+        deadline = None if cfg.seconds is None else start + cfg.seconds
+
+        def expand(s: Any, p: int, acts: list[int]) -> tuple[_Node, list[float]]:
+            logits, v = net(tensor(s, p))
+            vals = [min(1.0, max(0.0, float(v[(q - p) % n]))) for q in range(n)]
+            return _Node(logits, acts, vals[p]), vals
+
+        s0 = obs.sample(random.Random(0))
+        root, _ = expand(s0, me, legal)
+        if cfg.noise > 0:
+            np = net._np
+            gen = np.random.default_rng(rng.getrandbits(32))
+            eta = gen.dirichlet([cfg.alpha] * len(legal))
+            total = sum(root.exp[a] for a in legal)
+            root.exp = {
+                a: (1 - cfg.noise) * root.exp[a] / total + cfg.noise * float(e)
+                for a, e in zip(legal, eta)
+            }
+        table: dict[Any, _Node] = {(me, info_key(s0, me)): root}
+
+        limit = cfg.iterations
+        it = 0
+        while (limit is None or it < limit) and (
+            deadline is None or it == 0 or time.perf_counter() < deadline
+        ):
+            it += 1
+            s = obs.sample(rng)
+            path: list[tuple[list, int]] = []
+            first = True
+            leaf: list[float] | None = None
+            steps = 0
+            while leaf is None:
+                cp = game.current_player(s)
+                if cp == TERMINAL:
+                    break
+                if cp == CHANCE:
+                    s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+                    steps += 1
+                    continue
+                if cp >= 0:
+                    players: tuple[int, ...] = (cp,)
+                else:
+                    players = tuple(game.acting_players(s))
+                    if first and me in players:
+                        players = (me,) + tuple(p for p in players if p != me)
+                for p in players:
+                    if first and p == me:
+                        node = root
+                        acts = [a for a in game.legal_actions(s, p) if a in legal_set] or legal
+                        first = False
+                    else:
+                        acts = game.legal_actions(s, p)
+                        key = (p, info_key(s, p if p == me or own else None))
+                        node = table.get(key)
+                        if node is None:
+                            node, leaf = expand(s, p, acts)
+                            table[key] = node
+                            break
+                    a = _puct(node, acts, c)
+                    path.append((node.edges[a], p))
+                    s = game.apply(s, a, p)
+                    steps += 1
+                if steps > max_len + 1:
+                    break
+            # ---- the value of the leaf --------------------------------------------------
+            if leaf is None:
+                if game.is_terminal(s):
+                    r = [(x - lo) * scale for x in game.returns(s)]
+                    if coop and cfg.survival > 0.0:
+                        team = sum(r) / n
+                        if team < 1.0:
+                            r = [team + cfg.survival * min(1.0, steps / max_len) * (1.0 - team)] * n
+                else:
+                    r = [0.5] * n
+            else:
+                r = leaf
+                if rollout is not None:
+                    z = _roll(game, s, rollout, evaluate, cfg.depth, rng, max_len - steps)
+                    rr = [(x - lo) * scale for x in z] if z is not None else r
+                    r = [(1 - mix) * a + mix * b for a, b in zip(r, rr)]
+            for edge, p in path:
+                edge[0] += 1
+                edge[1] += r[p]
+        elapsed = time.perf_counter() - start
+        visits = {a: root.edges[a][0] if a in root.edges else 0 for a in legal}
+        values = {a: (root.edges[a][1] / root.edges[a][0]) if visits[a] else 0.0 for a in legal}
+        self.last = SearchStats(
+            iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values
+        )
+        return max(legal, key=lambda a: (visits[a], root.prior(a), -a))
+
+
+def _puct(node: _Node, acts: list[int], c: float) -> int:
+    """Returns the PUCT choice among ``acts`` (the actions this determinisation allows)."""
+    edges = node.edges
+    total_n = 0
+    total_p = 0.0
+    for a in acts:
+        edge = edges.get(a)
+        if edge is None:
+            edge = edges[a] = [0, 0.0, 0]
+        edge[2] += 1
+        total_n += edge[0]
+        total_p += node.prior(a)
+    sq = c * math.sqrt(total_n + 1) / (total_p or 1.0)
+    fpu = node.value
+    best = acts[0]
+    best_v = -1e18
+    for a in acts:
+        k, w, _ = edges[a]
+        v = (w / k if k else fpu) + sq * node.exp[a] / (1 + k)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def _roll(
+    game: Game, s: Any, policy: Any, evaluate: Any, cut: int | None, rng: random.Random, budget: int
+) -> Any:
+    """Plays ``policy`` from ``s``; returns the returns, the game's estimate after ``cut`` decisions, or None."""
+    rolled = 0
+    for _ in range(max(budget, 0) + 2):
+        cp = game.current_player(s)
+        if cp == TERMINAL:
+            return game.returns(s)
+        if cut is not None and rolled >= cut:
+            est = evaluate(s)
+            if est is not None:
+                return est
+        if cp == CHANCE:
+            s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+            continue
+        players = (cp,) if cp >= 0 else tuple(game.acting_players(s))
+        for p in players:
+            s = game.apply(s, policy(s, p), p)
+            rolled += 1
+    return None
+
+
+def expert_agent(
+    game: Game, level: str | None = None, team: bool = False, **kw: Any
+) -> ExpertAgent:
+    """Builds ``ismcts:expert[/key=value...]`` (``team:expert`` with ``team``) for ``game``."""
+    cfg = parse_expert(level, game, team or game.info.cooperative)
+    if kw:
+        cfg = replace(cfg, **{k: v for k, v in kw.items() if k in _FIELDS})
+    net = load_net(game, cfg.net)
+    prefix = "team" if team else "ismcts"
+    return ExpertAgent(net, cfg, name=f"{prefix}:{level or 'expert'}")
+
+
+def describe(net: ExpertNet) -> str:
+    """One line about a network: its game, sizes and training."""
+    m = net.meta
+    return json.dumps(
+        {k: m.get(k) for k in ("game", "players", "hidden", "generations", "games", "cpu_seconds")}
+    )
