@@ -113,7 +113,7 @@ def test_render_shows_districts_spheres_safe_houses_pawns_meters_and_hands() -> 
     s = position(g, cast=["Mayor Maple", "Detective Ruiz"], pawns=["Iago", "Stadium"],
                  hands=[["DeVos Financial"], ["Quiet Night"]], spheres={"Iago": 2}, war=3, esc=2)
     text = render(g.view(s, 0))
-    for part in ("Little Palermo", "The Hollows", "Iago", "T2", "SAFE HOUSE", "pawns p0", "War meter 3/8",
+    for part in ("Little Palermo", "The Hollows", "Iago", "T2", "SAFE HOUSE", "pawn p0", "War meter 3/8",
                  "[2]", "DeVos Financial", "Quiet Night", "Mayor Maple", "p0 (you)"):
         assert part in text, part
 

@@ -235,6 +235,9 @@ def test_continue_the_fight_wins_only_when_all_four_gangs_are_defeated() -> None
     s = g.play(s, "travel Convention Center")
     s = g.play(s, "battle Tonys")
     assert g.is_terminal(s) and s.result == VICTORY and g.returns(s) == (1.0, 1.0)
+    assert g.outcome(s) == {"winners": [0, 1], "reason": "all_gangs_defeated",
+                            "text": "the team (players 0 and 1) wins: all four gangs are defeated"}
+    assert g.figures(s)["gangs_defeated"] == (4.0, 4.0)
 
 
 def test_escape_out_of_center_park_is_the_free_move() -> None:

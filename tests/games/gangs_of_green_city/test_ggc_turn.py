@@ -89,6 +89,8 @@ def test_defeat_when_the_hero_deck_cannot_be_drawn() -> None:
     s = g.play(s, "travel Iago")
     assert g.is_terminal(s) and s.result == DEFEAT and "hero deck" in s.reason
     assert g.returns(s) == (0.0, 0.0)
+    assert g.outcome(s)["reason"] == "deck_exhausted" and g.outcome(s)["winners"] == []
+    assert g.outcome(s)["text"].startswith("the team (players 0 and 1) loses: the hero deck cannot be drawn")
 
 
 def test_escalation_increase_escalate_and_intensify() -> None:
@@ -211,6 +213,8 @@ def test_the_eighth_riot_is_defeat() -> None:
     s = g.play(s, "gang card Iago")
     assert g.is_terminal(s) and s.result == DEFEAT and s.war == 8
     assert g.returns(s) == (0.0, 0.0)
+    assert g.outcome(s) == {"winners": [], "reason": "war_track", "text": "the team (players 0 and 1) loses: the "
+                            "eighth gang riot: all-out war (war meter 8/8), with 0 of 4 recruitments ended"}
 
 
 def test_defeat_when_a_gang_runs_out_of_spheres() -> None:
@@ -224,6 +228,7 @@ def test_defeat_when_a_gang_runs_out_of_spheres() -> None:
     s = g.play(s, "hero card DeVos Financial")
     s = g.play(s, "gang card Iago")
     assert s.result == DEFEAT and "The Tonys ran out of spheres" == s.reason
+    assert g.outcome(s)["reason"] == "spheres_exhausted" and "loses: the Tonys ran out of spheres" in g.outcome(s)["text"]
 
 
 def test_riot_does_not_spill_into_center_park() -> None:

@@ -68,6 +68,7 @@ class GangsOfGreenCity(Game):
     conformance_hidden_every = 1
     views = view
     bot = bot
+    figure_names = rules.FIGURE_NAMES
 
     def __init__(self, players: int, **options: Any) -> None:
         self.num_escalations = int(options.get("escalations", 6))
@@ -98,6 +99,19 @@ class GangsOfGreenCity(Game):
     returns = rules.returns
     action_to_str = rules.action_to_str
     validate_state = rules.validate_state
+    outcome = rules.outcome
+    figures = rules.figures
+
+    def num_distinct_actions(self) -> int:
+        """Player actions are ``0..1080`` (see ``actions``); ids from 1081 are chance outcomes."""
+        return A.CAST0
+
+    def max_chance_outcomes(self) -> int:
+        """Chance outcomes keep their action ids, ``1081..1192`` (cast, gang and hero cards)."""
+        return A.NUM_ACTIONS
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return (view.OBSERVATION_SIZE,)
 
     def sample_hero_deck(self, s: State, rng: Any) -> list[int]:
         """Returns a hero draw pile order consistent with ``s``, top card first (see ``rules``)."""

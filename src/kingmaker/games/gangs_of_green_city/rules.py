@@ -31,7 +31,7 @@ import random
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE, TERMINAL, node_name
-from ...core.errors import GameOverError, IllegalActionError, InvalidStateError
+from ...core.errors import GameOverError, IllegalActionError, InvalidActionError, InvalidStateError
 from . import actions as A
 from .data import (
     CABBIE,
@@ -374,13 +374,20 @@ def explain_illegal(game: GangsOfGreenCity, s: State, action: int, player: int) 
 
 
 # ---- apply ------------------------------------------------------------------
-def apply(game: GangsOfGreenCity, s: State, action: int, player: int | None = None) -> State:
+def apply(game: GangsOfGreenCity, s: State, action: int, player: int | None = None, notes: list | None = None) -> State:
+    """Returns the state after ``action``; ``notes``, if given, collects what chance did
+    (spheres, riots, weaknesses) as tuples, for the log text (``view.observe_action``)."""
     if s.result:
         raise GameOverError(f"{game.name} is over ({s.reason}); no move is accepted")
-    w = unpack(s)
     cp = current_player(game, s)
     if cp == CHANCE:
-        _apply_chance(game, w, action)
+        if not _offered(s, action):
+            raise InvalidActionError(f"{action!r} is not a chance outcome offered here", text=str(action))
+    elif type(action) is not int or not 0 <= action < A.CAST0:
+        raise InvalidActionError(f"action {action!r} is outside 0..{A.CAST0 - 1}", text=str(action))
+    w = unpack(s)
+    if cp == CHANCE:
+        _apply_chance(game, w, action, notes)
     elif s.resp >= 0:
         _apply_target(game, w, action)
     elif A.RESPITE0 <= action < A.PASS:
@@ -396,8 +403,40 @@ def apply(game: GangsOfGreenCity, s: State, action: int, player: int | None = No
         _apply_move(game, w, cp, action)
     else:  # PASS in a window
         w[WINDOW] = w[WINDOW][1:]
-    _settle(game, w)
+    _settle(game, w, notes)
     return State(*w)
+
+
+def _offered(s: State, a: int) -> bool:
+    """True when ``a`` is one of ``chance_outcomes(s)`` (without building the list)."""
+    if type(a) is not int:
+        return False
+    st = s.stage
+    if st == S_CAST:
+        return A.CAST0 <= a < A.GDRAW0 and a - A.CAST0 not in s.cast
+    if st == DRAW or st == S_HANDS:
+        c = a - A.HDRAW0
+        if c < 0:
+            return False
+        if st == S_HANDS or c < ESC_CARD0:
+            if c not in s.hero_pool:
+                return False
+            if st == S_HANDS:
+                return True
+            i = _top_pile(s.piles)
+            return s.piles[i] > s.pile_esc[i]
+        return c - ESC_CARD0 in s.esc_left and s.pile_esc[_top_pile(s.piles)] == 1
+    c = a - A.GDRAW0
+    if not 0 <= c < NUM_POIS or c in s.gang_disc or c in s.gang_out:
+        return False
+    if st == S_GANGS:
+        return True
+    layers = s.gang_layers
+    if st == GANG and layers:
+        return c in layers[0]
+    if st == ESC_BOTTOM and layers and len(s.gang_disc) + len(s.gang_out) + sum(map(len, layers)) == NUM_POIS:
+        return c in layers[-1]  # no unseen card left under the layers
+    return not any(c in layer for layer in layers)
 
 
 def _apply_move(game: GangsOfGreenCity, w: list, p: int, a: int) -> None:
@@ -537,7 +576,7 @@ def _apply_target(game: GangsOfGreenCity, w: list, a: int) -> None:
 
 
 # ---- chance -------------------------------------------------------------------
-def _apply_chance(game: GangsOfGreenCity, w: list, a: int) -> None:
+def _apply_chance(game: GangsOfGreenCity, w: list, a: int, notes: list | None = None) -> None:
     st = w[STAGE]
     n = game.num_players
     if st == S_CAST:
@@ -614,25 +653,27 @@ def _apply_chance(game: GangsOfGreenCity, w: list, a: int) -> None:
     if st == ESC_BOTTOM:
         # a defeated gang's bottom card adds no sphere (its spheres are in the box), but both
         # featured weaknesses apply: Escalate has no exception (GGC-9, GGC-16)
-        _place(game, w, c, g, MAX_SPHERES)
+        _place(game, w, c, g, MAX_SPHERES, notes)
         w[STAGE] = ESC_WINDOW
         w[WINDOW] = _holders(game, w)
         if not w[RESULT]:
-            _weakness(game, w, ESC_FEATURED[w[ESC_CARD]], c)
+            _weakness(game, w, ESC_FEATURED[w[ESC_CARD]], c, notes)
         if not w[RESULT]:
             # one card after the other (GGC-12): the bottom card's weakness waits for a
             # discard the ESCALATION! card's weakness asked for
             if w[PICK_N] > 0:
                 w[WEAK_NEXT] = (FEATURED[c], c)
+                if notes is not None and FEATURED[c] in w[CAST]:
+                    notes.append(("waits", FEATURED[c], c))
             else:
-                _weakness(game, w, FEATURED[c], c)
+                _weakness(game, w, FEATURED[c], c, notes)
         return
     w[DEAL] -= 1
     if w[DEFEATED] >> g & 1:
         return  # a defeated gang's card does nothing (GGC-9)
-    _place(game, w, c, g, 1)
+    _place(game, w, c, g, 1, notes)
     if game.every_card_weakness and not w[RESULT]:
-        _weakness(game, w, FEATURED[c], c)  # option weaknesses=every_card (GGC-16)
+        _weakness(game, w, FEATURED[c], c, notes)  # option weaknesses=every_card (GGC-16)
 
 
 def _build_piles(game: GangsOfGreenCity, w: list) -> None:
@@ -648,7 +689,7 @@ def _build_piles(game: GangsOfGreenCity, w: list) -> None:
     w[MOVES_LEFT] = MOVES
 
 
-def _weakness(game: GangsOfGreenCity, w: list, k: int, poi: int) -> None:
+def _weakness(game: GangsOfGreenCity, w: list, k: int, poi: int, notes: list | None = None) -> None:
     """Applies cast member ``k``'s weakness for a card featuring them, if they are in play.
 
     By default (weaknesses only on ESCALATION!) Exhausted adds up (at least one move
@@ -659,32 +700,47 @@ def _weakness(game: GangsOfGreenCity, w: list, k: int, poi: int) -> None:
     if k not in cast:
         return
     q = cast.index(k)
+    did = 1  # for the log: moves lost (Green Ghost), or whether anything happened
     if k == GHOST:
         tired = w[TIRED]
-        t = 1 if game.every_card_weakness else min(tired[q] + 1, MOVES - 1)
-        w[TIRED] = tired[:q] + (t,) + tired[q + 1 :]
+        did = 1 if game.every_card_weakness else min(tired[q] + 1, MOVES - 1)
+        w[TIRED] = tired[:q] + (did,) + tired[q + 1 :]
     elif k == PROFESSOR:
         if len(w[HANDS][q]) >= (ABSENT_MINDED_HAND if game.every_card_weakness else 1):
             _ask_discard(game, w, q, 1, PICK_ONE, -1)
+        else:
+            did = 0
     elif k == DETECTIVE:
         pawns = w[PAWNS]
         w[PAWNS] = pawns[:q] + (HEADQUARTERS,) + pawns[q + 1 :]
     elif k == MAYOR:
         if poi in w[SAFE] and len(w[SAFE]) > 1:
             w[SAFE] = _without(w[SAFE], poi)
+        else:
+            did = 0
     else:  # Nell the Cabbie: towed to the featured POI
         pawns = w[PAWNS]
         w[PAWNS] = pawns[:q] + (poi,) + pawns[q + 1 :]
+    if notes is not None:
+        notes.append(("weakness", k, q, poi, did))
 
 
-def _place(game: GangsOfGreenCity, w: list, poi: int, g: int, k: int) -> None:
-    """Adds ``k`` spheres of gang ``g`` to ``poi``; a fourth sphere starts a riot chain."""
+def _place(game: GangsOfGreenCity, w: list, poi: int, g: int, k: int, notes: list | None = None) -> None:
+    """Adds ``k`` spheres of gang ``g`` to ``poi``; a fourth sphere starts a riot chain.
+
+    ``notes`` (for the log) gets ("place", poi, g, added) or ("blocked", poi, g, why) and
+    ("riot", poi, war) for each riot of the chain, in order.
+    """
     if w[DEFEATED] >> g & 1:
+        if notes is not None:
+            notes.append(("blocked", poi, g, "defeated"))
         return
     ended = w[ENDED] >> g & 1
     cast = w[CAST]
     ghost_at = w[PAWNS][cast.index(GHOST)] if (ended and GHOST in cast) else -1
     if poi == ghost_at:
+        if notes is not None:
+            notes.append(("blocked", poi, g, "ghost"))
         return
     sph = list(w[SPHERES])
     sup = list(w[SUPPLY])
@@ -697,6 +753,8 @@ def _place(game: GangsOfGreenCity, w: list, poi: int, g: int, k: int) -> None:
         return
     sph[poi] += add << sh
     sup[g] -= add
+    if notes is not None:
+        notes.append(("place", poi, g, add))
     if riot:
         rioted = {poi}
         queue = [poi]
@@ -705,6 +763,8 @@ def _place(game: GangsOfGreenCity, w: list, poi: int, g: int, k: int) -> None:
         while queue:
             p = queue.pop(0)
             war += 1
+            if notes is not None:
+                notes.append(("riot", p, war))
             if war >= WAR_LOSS:
                 w[WAR] = war
                 w[SPHERES], w[SUPPLY] = tuple(sph), tuple(sup)
@@ -778,7 +838,7 @@ def _finish(game: GangsOfGreenCity, w: list, result: int, reason: str) -> None:
         w[REASON] = reason
 
 
-def _settle(game: GangsOfGreenCity, w: list) -> None:
+def _settle(game: GangsOfGreenCity, w: list, notes: list | None = None) -> None:
     """Runs the automatic steps until a decision, a chance node or the end."""
     n = game.num_players
     while True:
@@ -795,7 +855,7 @@ def _settle(game: GangsOfGreenCity, w: list) -> None:
         if w[WEAK_NEXT]:
             k, poi = w[WEAK_NEXT]
             w[WEAK_NEXT] = ()
-            _weakness(game, w, k, poi)
+            _weakness(game, w, k, poi, notes)
             continue
         st = w[STAGE]
         if st == MOVES_STAGE:
@@ -863,6 +923,75 @@ def _refill_gang_deck(game: GangsOfGreenCity, w: list) -> None:
 def returns(game: GangsOfGreenCity, s: State) -> tuple[float, ...]:
     v = 1.0 if s.result == VICTORY else 0.0
     return (v,) * game.num_players
+
+
+# reason codes of ``outcome`` (for the lab's table of end reasons)
+WIN_RECRUITMENT = "recruitment_ended"
+WIN_DEFEATED = "all_gangs_defeated"
+LOSS_WAR = "war_track"
+LOSS_SPHERES = "spheres_exhausted"
+LOSS_DECK = "deck_exhausted"
+FIGURE_NAMES = (
+    "cards_in_hand",  # per seat: hero cards the seat holds at the end
+    "recruitments_ended",  # team figures, the same for every seat:
+    "gangs_defeated",
+    "war",  # riots so far (8 loses)
+    "escalations",  # ESCALATION! cards drawn
+    "hero_cards_left",  # cards left in the hero draw pile
+    "spheres_on_board",
+)
+
+
+def _team(n: int) -> str:
+    seats = [f"{q}" for q in range(n)]
+    return "players " + ", ".join(seats[:-1]) + " and " + seats[-1]
+
+
+def reason_code(s: State) -> str:
+    """Returns the short code of how the game ended ('' while it is in play)."""
+    if s.result == VICTORY:
+        return WIN_DEFEATED if s.defeated == _ALL_GANGS else WIN_RECRUITMENT
+    if s.result == DEFEAT:
+        if s.war >= WAR_LOSS:
+            return LOSS_WAR
+        if "spheres" in s.reason:
+            return LOSS_SPHERES
+        return LOSS_DECK
+    return ""
+
+
+def outcome(game: GangsOfGreenCity, s: State) -> dict:
+    """Returns how the game ended: the whole team wins or loses together, and why."""
+    n = game.num_players
+    if not s.result:
+        return {"winners": [], "reason": "in_play", "text": "the game is still in play"}
+    done = f"{bin(s.ended).count('1')} of {NUM_GANGS} recruitments ended"
+    if s.result == VICTORY:
+        text = f"the team ({_team(n)}) wins: {s.reason}"
+        if s.defeated != _ALL_GANGS:
+            beaten = bin(s.defeated).count("1")
+            text += f" ({beaten} gang{'' if beaten == 1 else 's'} defeated, war meter {s.war}/{WAR_LOSS})"
+        return {"winners": list(range(n)), "reason": reason_code(s), "text": text}
+    why = s.reason.replace("The ", "the ", 1)
+    if s.war >= WAR_LOSS:
+        why += f" (war meter {s.war}/{WAR_LOSS})"
+    return {"winners": [], "reason": reason_code(s), "text": f"the team ({_team(n)}) loses: {why}, with {done}"}
+
+
+def figures(game: GangsOfGreenCity, s: State) -> dict[str, tuple[float, ...]]:
+    """Returns the figures of ``FIGURE_NAMES``: hand sizes per seat, team figures repeated."""
+    n = game.num_players
+    team = {
+        "recruitments_ended": bin(s.ended).count("1"),
+        "gangs_defeated": bin(s.defeated).count("1"),
+        "war": s.war,
+        "escalations": s.esc,
+        "hero_cards_left": sum(s.piles),
+        "spheres_on_board": NUM_GANGS * SPHERES_PER_GANG - sum(s.supply),
+    }
+    out = {"cards_in_hand": tuple(float(len(h)) for h in s.hands)}
+    out.update({k: (float(v),) * n for k, v in team.items()})
+    return out
 
 
 def sample_hero_deck(s: State, rng: random.Random) -> list[int]:
