@@ -1,4 +1,4 @@
-"""The hero deck's pile structure and the gang deck's known top set, dealt lazily."""
+"""The hero deck's pile structure and the gang deck's known layers, dealt lazily."""
 
 from __future__ import annotations
 

@@ -110,7 +110,7 @@ def test_escalation_increase_escalate_and_intensify() -> None:
     assert s.gang_disc == () and s.gang_layers == (tuple(sorted((P("Courthouse"), P("Catacombs"), P("Stadium")))),)
     assert s.stage == DRAW and s.deal == 1
     s = g.play(s, "hero card Iago")
-    # the Gang Leader now draws from the known top set first, each card equally likely
+    # the Gang Leader now draws from the new top layer first, each card equally likely
     outs = g.chance_outcomes(s)
     assert sorted(a - A.GDRAW0 for a, _ in outs) == list(s.gang_layers[0])
     assert all(abs(p - 1 / 3) < 1e-12 for _, p in outs)

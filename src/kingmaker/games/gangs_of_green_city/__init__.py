@@ -1,4 +1,13 @@
-"""Gangs Of Green City (2-5 players, co-operative): registers the game ``gangs-of-green-city``."""
+"""Gangs Of Green City (2-5 players, co-operative): registers the game ``gangs-of-green-city``.
+
+The package composes as a tree: ``state``, ``actions`` and ``data`` at the bottom;
+``rules`` (the rules as functions of the game and a state); ``observe`` (the
+observation tensor, 1148 seat-relative floats whose layout its docstring gives, and
+the information state string); ``view`` (the view, the log text of every event, and
+the two functions of ``observe``); ``bot`` (the team heuristic); ``render`` (the text
+board with its legend); and ``game``, whose ``GangsOfGreenCity`` class binds them.
+Rulings: ``docs/rulings/gangs-of-green-city.md``.
+"""
 
 from .game import GangsOfGreenCity
 
