@@ -78,6 +78,7 @@ class _LazyGroup(click.Group):
         "arena": ("kingmaker.agents.cli", "arena"),
         "lab": ("kingmaker.lab.cli", "lab"),
         "serve": ("kingmaker.web.cli", "serve"),
+        "train-expert": ("kingmaker.agents.train_expert", "command"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -69,6 +69,8 @@ class ExpertTrainConfig:
     teacher_iterations: int = 100
     expert_iterations: int = 100
     search_share: float = 0.25
+    expert_share: float = 0.5
+    value_games: int = 0
     hidden: tuple[int, ...] = (128, 128)
     lr: float = 1e-3
     epochs: int = 20
@@ -104,7 +106,9 @@ def play_game(
             opponents=game.search_hints.get("opponents", "public"),
         )
         search = ExpertAgent(net, ecfg, name="self")
-    share = cfg.search_share if net is None else max(cfg.search_share, 0.5)
+    share = cfg.search_share if net is None else cfg.expert_share
+    if index >= cfg.games:  # a value-only game: the heuristic plays every seat
+        share = 0.0
     s = game.new_initial_state()
     decisions: list[tuple[np.ndarray, int, dict[int, int] | None, int]] = []
     steps = 0
@@ -326,7 +330,8 @@ def _eval(net: ExpertNet, cfg: ExpertTrainConfig, generation: int) -> tuple[floa
 
 
 def _play_many(cfg: ExpertTrainConfig, generation: int, net: ExpertNet | None) -> list:
-    jobs = [(cfg, generation, i, net) for i in range(cfg.games)]
+    extra = cfg.value_games if generation == 0 else 0
+    jobs = [(cfg, generation, i, net) for i in range(cfg.games + extra)]
     if cfg.jobs <= 1:
         return [play_game(*j) for j in jobs]
     import multiprocessing as mp
@@ -356,11 +361,11 @@ def train_expert(
     for gen in range(cfg.generations):
         played = _play_many(cfg, gen, net if gen > 0 else None)
         worker_cpu += sum(g[2] for g in played) if cfg.jobs > 1 else 0.0
-        cut = max(1, len(played) // 10) if len(played) >= 5 else 0
-        train_part = _to_arrays(game, played[cut:])
-        buffer = (buffer + [train_part])[-cfg.window :]
-        if cut:
-            held.append(_to_arrays(game, played[:cut]))
+        # Every tenth game is held out (the curve's losses), the rest is learnt from.
+        keep = [g for i, g in enumerate(played) if i % 10 != 5] if len(played) >= 6 else played
+        buffer = (buffer + [_to_arrays(game, keep)])[-cfg.window :]
+        if len(played) >= 6:
+            held.append(_to_arrays(game, played[5::10]))
         steps = fit(net, opt, _concat(buffer), cfg, nrng, max_steps)
         row: dict[str, Any] = {
             "generation": gen,
@@ -420,13 +425,14 @@ def _parser() -> argparse.ArgumentParser:
         "epochs",
         "minibatch",
         "window",
+        "value_games",
         "eval_games",
         "eval_iterations",
         "jobs",
         "seed",
     ):
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
-    for name in ("search_share", "lr", "value_coef", "l2"):
+    for name in ("search_share", "expert_share", "lr", "value_coef", "l2"):
         ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
     ap.add_argument("--hidden", default="128,128", help="hidden layer sizes, comma-separated")
     ap.add_argument("--out", default=None, help="the .npz to write (default: the shipped path)")
@@ -451,11 +457,13 @@ def main(argv: list[str] | None = None) -> int:
                 "epochs",
                 "minibatch",
                 "window",
+                "value_games",
                 "eval_games",
                 "eval_iterations",
                 "jobs",
                 "seed",
                 "search_share",
+                "expert_share",
                 "lr",
                 "value_coef",
                 "l2",
@@ -469,6 +477,25 @@ def main(argv: list[str] | None = None) -> int:
         write_curve(rows, a.curve)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB), CPU {rows[-1]['cpu_seconds']} s")
     return 0
+
+
+def _click_command() -> Any:
+    import click
+
+    @click.command(
+        "train-expert",
+        context_settings={"ignore_unknown_options": True, "help_option_names": []},
+        add_help_option=False,
+    )
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def train_expert_command(args: tuple[str, ...]) -> None:
+        """Trains an expert network by self-play (kingmaker train-expert GAME -p N ...; --help)."""
+        raise SystemExit(main(list(args)))
+
+    return train_expert_command
+
+
+command = _click_command()
 
 
 if __name__ == "__main__":
