@@ -106,6 +106,7 @@ def _cell_summary(study: Study, cell: Any, rows: list[dict], cooperative: bool, 
         winner_values = [r[col][w] for r in rows if r.get(col) for w in (r["winners"] or [])]
         decided = [r for r in rows if r.get(col) and len(r["winners"] or []) == 1]
         leads = sum(1 for r in decided if r[col][r["winners"][0]] >= max(r[col]) - 1e-9)
+        lows = sum(1 for r in decided if r[col][r["winners"][0]] <= min(r[col]) + 1e-9)
         sole = sum(1 for r in decided
                    if sum(1 for v in r[col] if v >= max(r[col]) - 1e-9) == 1 and r[col][r["winners"][0]] >= max(r[col]) - 1e-9)
         figs[name] = {
@@ -114,6 +115,7 @@ def _cell_summary(study: Study, cell: Any, rows: list[dict], cooperative: bool, 
             "decided": len(decided),
             "winner_has_most": leads / len(decided) if decided else float("nan"),
             "winner_alone_most": sole / len(decided) if decided else float("nan"),
+            "winner_has_least": lows / len(decided) if decided else float("nan"),
             "values": values,
         }
     lengths = [r["length"] for r in rows]

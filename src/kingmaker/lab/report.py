@@ -260,14 +260,15 @@ def _blocks(a: dict, study: Study, meta: dict, plots: dict[str, Path]) -> list[t
         b.append(("h", 2, "Figures: distributions and which one decides games"))
         b.append(("p", "Per-seat figures the game reports at the end. 'winner has most': share of games "
                        "with one winner where that winner has the top value (ties included); 'alone': "
-                       "the winner's top value is not shared."))
+                       "the winner's top value is not shared; 'winner has least': for figures where less is better."))
         rows = []
         for c in cells:
             for name in a["figures"]:
                 f = c["figures"][name]
                 rows.append([c["label"], name, f"{_num(f['mean'])} ({_num(f['sd'])})", _num(f["winner_mean"]),
-                             _pct(f["winner_has_most"]), _pct(f["winner_alone_most"])])
-        b.append(("table", ["cell", "figure", "mean (sd)", "winner's mean", "winner has most", "alone"], rows))
+                             _pct(f["winner_has_most"]), _pct(f["winner_alone_most"]), _pct(f["winner_has_least"])])
+        b.append(("table", ["cell", "figure", "mean (sd)", "winner's mean", "winner has most", "alone",
+                            "winner has least"], rows))
         for name in ("figures", "decides"):
             if plots.get(name):
                 b.append(("img", plots[name], name))
