@@ -1,0 +1,242 @@
+"""The ``expert`` level (issue 16 §3): IS-MCTS guided by a learned policy and value network.
+
+Games are played under their rulebooks (King's Kilt: ``rulebooks/kings-kilt.txt``,
+"Playing the game"); the agent side follows docs/contract.md ("Agents": an agent
+is given an Observation and nothing else) and docs/expert.md.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import kingmaker
+from kingmaker.agents import make_agent
+from kingmaker.agents.expert import (
+    NETS_DIR,
+    ExpertAgent,
+    ExpertConfig,
+    ExpertNet,
+    load_net,
+    parse_expert,
+)
+from kingmaker.agents.train_expert import (
+    ExpertTrainConfig,
+    _to_arrays,
+    expert_gradients,
+    fit,
+    play_game,
+    train_expert,
+)
+from kingmaker.core.errors import GameError
+from kingmaker.core.match import Match, Observation
+from kingmaker.rl.train import Adam
+
+SHIPPED = sorted(NETS_DIR.glob("*.npz"))
+
+
+@pytest.fixture(scope="module")
+def tiny_net(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small untrained King's Kilt two-player network in a file."""
+    game = kingmaker.make("kings-kilt", 2)
+    path = tmp_path_factory.mktemp("nets") / "kk2.npz"
+    ExpertNet.for_game(game, (16,), seed=3).save(path)
+    return path
+
+
+# ---- shipped weights ---------------------------------------------------------------------
+def test_every_game_ships_a_network() -> None:
+    """Every game of the registry has a network for at least its smallest player count."""
+    stems = {p.stem for p in SHIPPED}
+    for gid in kingmaker.available_games():
+        game = kingmaker.make(gid)
+        assert f"{gid}-{game.num_players}p" in stems, f"no expert network for {gid}"
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_shipped_network_loads_with_numpy_alone(path: Path) -> None:
+    """A shipped file is plain arrays (no pickle), under 5 MB, and fits its game's tensor and actions."""
+    assert path.stat().st_size < 5_000_000
+    with np.load(path, allow_pickle=False) as data:
+        assert {"W0", "b0", "Wp", "bp", "Wv", "bv", "meta"} <= set(data.files)
+    gid, _, n = path.stem.rpartition("-")
+    game = kingmaker.make(gid, int(n[:-1]))
+    net = load_net(game)
+    assert net.players == game.num_players
+    m = Match(game, [make_agent("heuristic", game)] * game.num_players, seed=0)
+    while m.current_player < 0 and not m.is_over():
+        m.step()
+    logits, values = net(game.observation_tensor(m.state, m.current_player))
+    assert logits.shape == (game.info.num_distinct_actions,)
+    assert values.shape == (game.num_players,)
+    assert np.isfinite(logits).all() and np.isfinite(values).all()
+
+
+def test_missing_network_is_a_typed_error(tmp_path: Path) -> None:
+    """No file for a game, or a file made for another game, is a GameError naming the problem."""
+    game = kingmaker.make("kings-kilt", 2)
+    with pytest.raises(GameError, match="no expert network"):
+        load_net(game, tmp_path / "none.npz")
+    other = tmp_path / "kingpin.npz"
+    ExpertNet.for_game(kingmaker.make("kingpin", 2), (8,)).save(other)
+    with pytest.raises(GameError, match="does not fit"):
+        load_net(game, other)
+
+
+def test_spec_settings_are_checked() -> None:
+    """``ismcts:expert/...`` takes the expert's settings; anything else is a GameError."""
+    cfg = parse_expert("expert/iterations=50/mix=0.5/net=some/dir/x.npz")
+    assert (cfg.iterations, cfg.mix, cfg.net) == (50, 0.5, "some/dir/x.npz")
+    for bad in (
+        "expert/rollout=random",
+        "expert/iterations=x",
+        "expert/mix=2",
+        "expert/iterations=none",
+    ):
+        with pytest.raises(GameError):
+            parse_expert(bad)
+
+
+# ---- playing from views only -------------------------------------------------------------
+def test_expert_plays_legal_moves_through_match(tiny_net: Path) -> None:
+    """King's Kilt, "Playing the game": a whole game through Match (which checks every move)."""
+    game = kingmaker.make("kings-kilt", 2)
+    expert = make_agent(f"ismcts:expert/iterations=30/net={tiny_net}", game)
+    assert isinstance(expert, ExpertAgent)
+    m = Match(game, [expert, make_agent("heuristic", game)], seed=5)
+    m.run()
+    assert m.is_over()
+    assert sum(1 for e in m.log if e.player == 0) > 0
+    assert expert.last.iterations in (0, 30)
+
+
+def test_same_view_same_move(tiny_net: Path) -> None:
+    """Two true states that one seat cannot tell apart give the expert the same move."""
+    game = kingmaker.make("kings-kilt", 2)
+    m = Match(game, [make_agent("heuristic", game)] * 2, seed=11)
+    for _ in range(12):
+        m.step()
+    while m.current_player < 0 and not m.is_over():
+        m.step()
+    p = m.current_player
+    s = m.state
+    other = game.sample_hidden(s, p, random.Random(99))
+    assert game.view(other, p) == game.view(s, p)
+    moves = []
+    for truth in (s, other):
+        base = game.sample_hidden(truth, p, random.Random(1))
+        obs = Observation(
+            game,
+            p,
+            game.view(truth, p),
+            game.legal_actions(truth, p),
+            lambda rng, b=base: game.sample_hidden(b, p, rng),
+            random.Random(7),
+        )
+        agent = ExpertAgent(ExpertNet.load(tiny_net), ExpertConfig(iterations=40, opponents="own"))
+        moves.append((agent.act(obs), agent.last.visits))
+    assert moves[0] == moves[1]
+
+
+def test_expert_team_level_in_the_cooperative_game(tmp_path: Path) -> None:
+    """Gangs of Green City is co-operative: ``team:expert`` builds the expert with the survival credit."""
+    game = kingmaker.make("gangs-of-green-city", 2)
+    path = tmp_path / "ggc.npz"
+    ExpertNet.for_game(game, (8,)).save(path)
+    agent = make_agent(f"team:expert/iterations=5/net={path}", game)
+    assert isinstance(agent, ExpertAgent) and agent.expert.survival > 0
+    with pytest.raises(GameError):
+        make_agent(f"team:expert/net={path}", kingmaker.make("kings-kilt", 2))
+
+
+# ---- learning ---------------------------------------------------------------------------
+def test_gradients_match_finite_differences() -> None:
+    """The AlphaZero loss's analytic gradient agrees with a numerical one."""
+    game = kingmaker.make("kings-kilt", 2)
+    net = ExpertNet.for_game(game, (6,), seed=1)
+    rng = np.random.default_rng(0)
+    b, na = 5, game.info.num_distinct_actions
+    x = rng.normal(size=(b, net.obs_size)).astype(np.float32)
+    mask = (rng.random((b, na)) < 0.05).astype(np.int8)
+    mask[:, 0] = 1
+    pi = rng.random((b, na)).astype(np.float32) * mask
+    pi /= pi.sum(axis=1, keepdims=True)
+    has = np.array([1, 1, 0, 1, 0], dtype=np.float32)
+    z = rng.random((b, 2)).astype(np.float32)
+    params = net.policy.params
+    for k in params:
+        params[k] = params[k].astype(np.float64)
+    net.__init__(net.policy)
+
+    def loss() -> float:
+        _, st = expert_gradients(net, x.astype(np.float64), mask, pi, has, z)
+        return st["policy_loss"] + st["value_loss"]
+
+    grads, _ = expert_gradients(net, x.astype(np.float64), mask, pi, has, z)
+    for key, idx in (("W0", (3, 2)), ("b0", (1,)), ("Wp", (4, 0)), ("Wv", (2, 1)), ("bv", (0,))):
+        old = params[key][idx]
+        params[key][idx] = old + 1e-5
+        up = loss()
+        params[key][idx] = old - 1e-5
+        down = loss()
+        params[key][idx] = old
+        assert abs((up - down) / 2e-5 - float(grads[key][idx])) < 1e-4, key
+
+
+def test_a_few_hundred_training_steps_lower_the_loss() -> None:
+    """Smoke test: self-play data from the search, then 300 Adam steps fit it better."""
+    cfg = ExpertTrainConfig(
+        game="kings-kilt",
+        players=2,
+        games=3,
+        teacher_iterations=10,
+        search_share=0.5,
+        hidden=(32,),
+        minibatch=32,
+    )
+    game = kingmaker.make("kings-kilt", 2)
+    played = [play_game(cfg, 0, i, None) for i in range(3)]
+    data = _to_arrays(game, played)
+    assert data["has"].sum() > 0
+    net = ExpertNet.for_game(game, cfg.hidden, seed=0)
+
+    def total() -> float:
+        _, st = expert_gradients(net, data["x"], data["mask"], data["pi"], data["has"], data["z"])
+        return st["policy_loss"] + st["value_loss"]
+
+    before = total()
+    assert (
+        fit(net, Adam(net.policy.params, 3e-3), data, cfg, np.random.default_rng(0), steps=300)
+        == 300
+    )
+    assert total() < 0.7 * before
+
+
+def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
+    """One seed, one network: two runs give the same weights, another seed different ones."""
+    cfg = ExpertTrainConfig(
+        game="kings-kilt",
+        players=2,
+        generations=2,
+        games=2,
+        value_games=2,
+        teacher_iterations=8,
+        expert_iterations=8,
+        search_share=0.5,
+        hidden=(16,),
+        epochs=1,
+        minibatch=64,
+        seed=4,
+    )
+    a, rows = train_expert(cfg)
+    b, _ = train_expert(cfg)
+    c, _ = train_expert(ExpertTrainConfig(**{**cfg.__dict__, "seed": 5}))
+    assert len(rows) == 2 and rows[-1]["cpu_seconds"] >= 0
+    for k in a.policy.params:
+        assert np.array_equal(a.policy.params[k], b.policy.params[k]), k
+    assert not np.array_equal(a.policy.params["W0"], c.policy.params["W0"])
+    path = a.save(tmp_path / "a.npz")
+    assert ExpertNet.load(path).meta["trained"]["seed"] == 4
