@@ -133,7 +133,7 @@ def test_web_every_send_checks_the_token_still_holds_the_seat(tmp_path):
         return sent, closed, live
 
     async def _append(box, m):
-        box.append(m)
+        box.append(json.loads(m) if isinstance(m, str) else m)
 
     sent, closed, live = asyncio.run(run())
     assert sent["old"] == [] and closed == [CODE]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -230,8 +231,13 @@ def create_app(db: str | Storage | None = None, bot_delay: float = 0.4, **hub_op
     @app.get("/api/matches/{mid}/replay", responses={200: {"model": M.ReplayOut, "description": "The replay"},
                                                      **_errors(403, 404, 503)},
              summary="Every step of the match as the token's seat (or a spectator) saw it")
-    async def replay(mid: Mid, token: Tok = None, authorization: Auth = None) -> Response:
+    async def replay(request: Request, mid: Mid, token: Tok = None, authorization: Auth = None) -> Response:
         body = await hub.replay(mid, token_of(authorization, token))
+        if len(body) >= 2000 and "gzip" in request.headers.get("accept-encoding", ""):
+            # Compressed in a thread (zlib lets go of the GIL), not on the event loop.
+            gz = await asyncio.to_thread(gzip.compress, body, 5)
+            return Response(gz, media_type="application/json",
+                            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
         return Response(body, media_type="application/json")
 
     @app.get("/api/errors", response_model=M.ErrorsOut, summary="Every error code")
@@ -282,10 +288,11 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, mid: str) -> None:
     send_lock = asyncio.Lock()
     closed = False
 
-    async def send(msg: dict) -> None:
+    async def send(msg: dict | str) -> None:
+        text = msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":"))
         async with send_lock:
             if not closed:
-                await websocket.send_text(json.dumps(msg, separators=(",", ":")))
+                await websocket.send_text(text)
 
     async def close(code: int, reason: str) -> None:
         nonlocal closed

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import secrets
@@ -109,7 +110,10 @@ def check_bot_spec(spec: Any, game: Any, custom: bool = False) -> str:
 
 @dataclass(eq=False)
 class Subscriber:
-    """One WebSocket (or other listener): a seat (None: spectator), the token's hash, send and close."""
+    """One WebSocket (or other listener): a seat (None: spectator), the token's hash, send and close.
+
+    ``send`` takes a message as a dict, or already encoded as JSON text.
+    """
 
     seat: int | None
     send: Callable[[dict], Any]
@@ -510,10 +514,17 @@ class Hub:
             before = live.version
             acting = m.acting_players if m.current_player == SIMULTANEOUS else None
             m.play(action, seat)  # validates; raises the game's errors and changes nothing
+            # Chance outcomes that follow the move are drawn and stored with it: one
+            # transaction and one broadcast per move, not two.
+            drew = False
+            while m.current_player == CHANCE:
+                m.step_chance()
+                drew = True
             self._store(live, before)
-            self._note_round(live, acting)
+            self._note_round(live, None if drew else acting)
+            version = live.version
         await self.broadcast(live)
-        return live.version
+        return version
 
     def _same_round(self, live: LiveMatch, seat: int, version: int) -> bool:
         """True when a simultaneous choice made at ``version`` is still open for ``seat``."""
@@ -706,18 +717,19 @@ class Hub:
 
     async def broadcast(self, live: LiveMatch) -> None:
         """Sends each subscriber whose token still holds its seat that seat's payload (built once per seat)."""
-        cache: dict[tuple[int | None, int], dict] = {}
+        cache: dict[tuple[int | None, int], tuple[int, str]] = {}
         for sub in list(live.subscribers):
             if not self.holds(live, sub):
                 await self.evict(live)
                 continue
             key = (sub.seat, sub.log_sent)
-            msg = cache.get(key)
-            if msg is None:
-                msg = cache[key] = self.payload(live, sub.seat, sub.log_sent)
-            sub.log_sent = msg["log"]["total"]
+            got = cache.get(key)
+            if got is None:
+                msg = self.payload(live, sub.seat, sub.log_sent)
+                got = cache[key] = (msg["log"]["total"], json.dumps(msg, separators=(",", ":")))
+            sub.log_sent = got[0]
             try:
-                await sub.send(msg)
+                await sub.send(got[1])  # encoded once for every socket of the seat
             except Exception:  # a closed socket: forget it
                 with contextlib.suppress(ValueError):
                     live.subscribers.remove(sub)
@@ -773,8 +785,6 @@ class Hub:
         match as a spectator. Replays are built in a worker, cached per match, version and
         seat, and only a few are built at once (past the queue: ``server/busy``).
         """
-        import json
-
         live = await self.get(match_id)
         seat = self.seat_of(live, token)
         rec = live.record()

@@ -8,12 +8,20 @@ seat, and lets each seat play random legal moves until every game is over (or th
 limit passes). Reports moves per second and the move latency (from sending a move to its
 acknowledgement, which comes after the move is stored) at the 50th and 99th percentiles.
 Only loopback is used; the run ends by itself.
+
+    python -m kingmaker.web.loadtest --games 100 --replays 50
+
+also keeps 50 replay requests of the live games in flight all along (each one a new
+version, so the replay cache rarely helps) and asks ``/api/health`` every 100 ms,
+reporting its latency (50th, 99th percentile and worst) and how many replays were
+answered ``server/busy``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -91,7 +99,43 @@ async def _seat(ws_url: str, mid: str, token: str, rng: random.Random, lat: list
                 pending = None
 
 
-async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed: int, limit: float) -> dict:
+async def _replays(url: str, mids: list[str], n: int, stop: asyncio.Event, stats: dict) -> None:
+    """Keeps ``n`` replay requests in flight until ``stop``."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=httpx.Limits(max_connections=n + 5)) as c:
+        async def one(k: int) -> None:
+            i = k
+            while not stop.is_set():
+                r = await c.get(f"/api/matches/{mids[i % len(mids)]}/replay")
+                stats["replays"] += 1
+                if r.status_code == 503:
+                    stats["replays_busy"] += 1
+                elif r.status_code != 200:
+                    stats["replay_errors"] += 1
+                i += 7
+
+        await asyncio.gather(*(one(k) for k in range(n)))
+
+
+async def _health(url: str, stop: asyncio.Event, samples: list[float]) -> None:
+    import httpx
+
+    async with httpx.AsyncClient(base_url=url, timeout=60) as c:
+        while not stop.is_set():
+            t = time.perf_counter()
+            r = await c.get("/api/health")
+            if r.status_code == 200:
+                samples.append(time.perf_counter() - t)
+            await asyncio.sleep(0.1)
+
+
+def _pct(xs: list[float], q: float) -> float | None:
+    return 1000 * xs[min(len(xs) - 1, int(len(xs) * q))] if xs else None
+
+
+async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed: int, limit: float,
+               replays: int = 0) -> dict:
     rng = random.Random(seed)
     created = []
     for i in range(games):
@@ -109,12 +153,27 @@ async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed:
         for tok in out["tokens"].values():
             tasks.append(asyncio.create_task(
                 _seat(ws_url, out["match"], tok, random.Random(rng.random()), lat, ev, stats)))
+    stop = asyncio.Event()
+    health: list[float] = []
+    extra = []
+    if replays:
+        stats.update(replays=0, replays_busy=0, replay_errors=0)
+        extra = [asyncio.create_task(_replays(url, [o["match"] for o in created], replays, stop, stats)),
+                 asyncio.create_task(_health(url, stop, health))]
     try:
         await asyncio.wait_for(asyncio.gather(*tasks), limit)
     except TimeoutError:
         for t in tasks:
             t.cancel()
     wall = time.perf_counter() - t0
+    stop.set()
+    for t in extra:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(t, 120)
+    if replays:
+        health.sort()
+        stats.update(health_samples=len(health), health_p50_ms=_pct(health, 0.5), health_p99_ms=_pct(health, 0.99),
+                     health_max_ms=1000 * health[-1] if health else None)
     lat.sort()
     return {
         "games": games,
@@ -139,10 +198,11 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--limit", type=float, default=600.0, help="seconds before the run gives up")
     ap.add_argument("--port", type=int, default=None, help="use a server already running on this loopback port")
+    ap.add_argument("--replays", type=int, default=0, help="replay requests kept in flight, with /api/health timed")
     args = ap.parse_args(argv)
     if args.port:
         res = asyncio.run(_run(f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}", args.games,
-                               args.game, args.players, args.seed, args.limit))
+                               args.game, args.players, args.seed, args.limit, args.replays))
         print(json.dumps(res, indent=1))
         return res
     port = _free_port()
@@ -151,7 +211,7 @@ def main(argv: list[str] | None = None) -> dict:
         proc = _start_server(db, port)
         try:
             res = asyncio.run(_run(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", args.games, args.game,
-                                   args.players, args.seed, args.limit))
+                                   args.players, args.seed, args.limit, args.replays))
         finally:
             proc.terminate()
             proc.wait(10)
