@@ -15,6 +15,7 @@ from .fight import ranking
 from .observe import observation_shape
 from .state import P_END, P_FISTS, PSIZE, State
 
+_PLAYER_ACTIONS = A.CH_PLAYER0  # player actions are 0..850
 # A fist typed as three small numbers ("2 1 0", "2,1,0") or as "C2 S1 T0".
 _FIST_TEXT = re.compile(r"^(?:fist\s+)?c?([0-7])[\s,/]+s?([0-7])[\s,/]+t?([0-7])$")
 
@@ -97,7 +98,8 @@ class SanQuentinKings(Game):
         return rules.explain_illegal(s, action, player)
 
     def apply(self, s: State, action: int, player: int | None = None) -> State:
-        rules.check_action(s, action, self.n)
+        if s.queue or type(action) is not int or not 0 <= action < _PLAYER_ACTIONS:
+            rules.check_action(s, action, self.n)
         return rules.apply(s, action, player, self.n)
 
     # ---- the fight and the end ----------------------------------------------------------------

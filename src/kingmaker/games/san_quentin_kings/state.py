@@ -44,7 +44,7 @@ Fields (n players)::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ...core.api import frozen_state
 
 P_BLOCK = 0
 P_GYM = 1
@@ -100,7 +100,7 @@ SDECK, SDISC, DPILE, DUSED, SCOMM, SCHIPS = 0, 3, 6, 9, 12, 13
 M_SHANK, M_DRUG, M_BUS, M_R2, M_R1 = 0, 3, 6, 9, 10
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_state
 class State:
     phase: int
     year: int
