@@ -276,7 +276,8 @@ def _blocks(a: dict, study: Study, meta: dict, plots: dict[str, Path]) -> list[t
         b.append(("h", 2, "Variants compared"))
         b.append(("p", "Each pair of cells with the same players that differ in one option: B minus A, "
                        "95% interval (Newcombe for rates, Welch for means) and two-sided p-value; "
-                       "significant: the interval excludes 0."))
+                       "significant: the interval excludes 0. With k comparisons, about k/20 pass "
+                       f"p < 0.05 by chance alone (here k = {len(a['pairs'])} for the headline rate)."))
         rows = []
         for p in a["pairs"]:
             figs = "; ".join(f"{n} {_signed(d, False)}" for n, d in p["figures"].items())
