@@ -66,7 +66,7 @@ def test_web_two_processes_share_a_game_and_one_carries_on_when_the_other_dies(m
 
 def test_web_a_bots_only_match_started_on_a_dead_process_is_finished_by_another(make_server, pg_url):
     a = make_server(db=pg_url, bot_delay=0.05)
-    b = make_server(db=pg_url, bot_delay=0.05)
+    b = make_server(db=pg_url)
     mid = create(a, game="kings-kilt", players=2, you=None, seed=92,
                  seats=[{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}])["match"]
     time.sleep(0.5)

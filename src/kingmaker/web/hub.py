@@ -182,6 +182,7 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self._closing = False
         self._tasks: set[asyncio.Task] = set()
+        self._broken: set[str] = set()  # matches that cannot be replayed (logged once)
         self.server_id = secrets.token_hex(4)
         self.started = time.time()
 
@@ -197,13 +198,14 @@ class Hub:
             self._spawn(self._watch())
 
     async def _resume_all(self) -> None:
-        for row in self.storage.list_matches(status="playing", limit=100000):
-            if row.id in self.live:
+        for mid in self.storage.match_ids("playing"):
+            if mid in self.live or mid in self._broken:
                 continue
             try:
-                live = await self.get(row.id)
+                live = await self.get(mid)
             except Exception as e:  # a game whose rules changed must not stop the server
-                log.error("cannot resume match %s (%s): %s", row.id, row.game, e)
+                log.error("cannot resume match %s: %s", mid, e)
+                self._broken.add(mid)
                 continue
             self.kick(live)
 
@@ -214,7 +216,7 @@ class Hub:
             await asyncio.sleep(1.0)
             rounds += 1
             with contextlib.suppress(Exception):
-                if rounds % 5 == 0:
+                if rounds % 2 == 0:
                     await self._resume_all()
                 for live in list(self.live.values()):
                     self.kick(live)

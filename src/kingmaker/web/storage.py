@@ -299,6 +299,12 @@ class Storage:
             ).fetchall()
         return [ActionRow(int(r[0]), int(r[1]), r[2]) for r in rows]
 
+    def match_ids(self, status: str = "playing") -> list[str]:
+        """Returns the ids of the matches with ``status`` (a light query: no state)."""
+        with self._tx() as cur:
+            rows = self._ex(cur, "SELECT id FROM km_matches WHERE status = ?", (status,)).fetchall()
+        return [r[0] for r in rows]
+
     def list_matches(self, status: str | None = None, limit: int = 100, public_only: bool = False) -> list[MatchRow]:
         """Returns the most recently updated matches first."""
         where, args = [], []

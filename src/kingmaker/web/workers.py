@@ -17,7 +17,10 @@ import concurrent.futures
 import json
 import logging
 import multiprocessing
+import os
 import signal
+import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -152,11 +155,23 @@ def build_replay(rec: MatchRecord, seat: int | None) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
-def _init_worker() -> None:
+def _init_worker(server_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server stops its workers itself
     from ..core.registry import available_games
 
     available_games()
+
+    def watch() -> None:  # a killed server cannot stop its workers: they stop themselves
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(server_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:
+                pass
+
+    threading.Thread(target=watch, name="km-watch-server", daemon=True).start()
 
 
 class Workers:
@@ -181,7 +196,7 @@ class Workers:
             if self.processes:
                 ctx = multiprocessing.get_context("forkserver")
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.processes, mp_context=ctx, initializer=_init_worker)
+                    self.processes, mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),))
             else:
                 self._pool = concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix=f"km-{self.name}")
         return self._pool
