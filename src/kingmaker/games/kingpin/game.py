@@ -16,6 +16,7 @@ import dataclasses
 from typing import Any
 
 from ...core.api import Game, Option
+from ...core.errors import InvalidActionError
 from ...core.registry import register
 from . import bot, rules, view
 from .actions import Codec
@@ -193,6 +194,10 @@ class Kingpin(Game):
         # read only at a draw, and moves only at decisions; "player 1 starts" by the base.
         phase = s.phase
         action = self.codec.parse(text) if phase != START else None
-        if action is None or (phase == DRAW) != text.strip().lower().startswith("draw"):
+        draw = text.strip().lower().startswith("draw")
+        if action is not None and draw and phase != DRAW:
+            raise InvalidActionError(f"{text!r}: tiles are drawn by chance, not chosen; "
+                                     f"{self._accepted_text(s, player)}", text=text)
+        if action is None or (phase == DRAW) != draw:
             return super().parse_action(s, text, player)
         return action

@@ -419,7 +419,8 @@ def observation_tensor(game: Kingpin, s: State, player: int) -> list[float]:
     return out
 
 
-def information_state_string(game: Kingpin, s: State, player: int) -> str:
-    """Returns the observer's seat and every state field (nothing is hidden): a canonical key."""
+def information_state_string(game: Kingpin, s: State, player: int | None) -> str:
+    """Returns the observer's seat (None: a spectator) and every state field (nothing is
+    hidden): a canonical key."""
     return (f"{player}|{s.phase}|{s.current}|{s.mafia}|{s.board}|{s.hand}|{s.deck}|{s.track}|"
             f"{s.winner}|{s.reason}|{s.last_dead}|{s.exited}")

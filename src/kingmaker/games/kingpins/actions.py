@@ -7,7 +7,10 @@
     1312        end the turn (draw one card if any)        "end turn"
     1313..1364  Rub Out: discard card k: 1313 + k           "discard M3"
     1365        Rub Out: keep every card                   "keep"
-    1366..1417  chance: the card dealt or drawn is kind k  "card M7"
+
+so there are 1,366 player actions (``NUM_ACTIONS``, ``num_distinct_actions``).
+Chance outcomes have their own range: the kind k (0..51) of the card dealt or
+drawn, "card M7" (``max_chance_outcomes`` 52).
 
 Cards are written family letter + rank (M, D red; V, B black) or Fr/Fb
 (Femme Fatale), Hr/Hb (Hideout). Stacks: N, E, S, W, NE, SE, SW, NW.
@@ -23,8 +26,9 @@ MOVE0 = UNDER0 + 2 * NUM_KINDS * 8
 END_TURN = MOVE0 + 64
 DISCARD0 = END_TURN + 1
 KEEP = DISCARD0 + NUM_KINDS
-DEAL0 = KEEP + 1
-NUM_ACTIONS = DEAL0 + NUM_KINDS
+NUM_ACTIONS = KEEP + 1
+DEAL0 = 0  # chance outcomes: the card kind, in their own range
+NUM_CHANCE = NUM_KINDS
 
 _FF_CODES = {CODE[FF_RED + c].lower(): c for c in range(len(COLOURS))}
 
@@ -46,11 +50,18 @@ def discard(k: int) -> int:
 
 
 def card(k: int) -> int:
+    """Returns the chance outcome that deals or draws a card of kind ``k``."""
     return DEAL0 + k
+
+
+def chance_to_str(k: int) -> str:
+    return f"card {CODE[k]}"
 
 
 def to_str(action: int, stacks: tuple[tuple[int, ...], ...] | None = None) -> str:
     """Returns the notation of ``action``; ``stacks`` chooses 'on' (a card there) or 'to' (empty)."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"no Kingpins action {action}")
     if action < UNDER0:
         k, t = divmod(action - PLAY0, 8)
         word = "to" if stacks is not None and not stacks[t] else "on"
@@ -68,13 +79,15 @@ def to_str(action: int, stacks: tuple[tuple[int, ...], ...] | None = None) -> st
         return f"discard {CODE[action - DISCARD0]}"
     if action == KEEP:
         return "keep"
-    if action < NUM_ACTIONS:
-        return f"card {CODE[action - DEAL0]}"
     raise ValueError(f"no Kingpins action {action}")
 
 
 def parse(text: str) -> int | None:
-    """Returns the action named by ``text`` (legal or not), or None if it is not notation."""
+    """Returns the action named by ``text`` (legal or not), or None if it is not notation.
+
+    "card X" gives a chance outcome (the kind), which shares ints with player actions:
+    the game reads it only at a chance node.
+    """
     words = text.strip().lower().replace(",", " ").split()
     if not words:
         return None

@@ -41,7 +41,7 @@ from .data import (
 from .state import DEAL, RUB_OUT, State
 
 if TYPE_CHECKING:
-    from .rules import Kingpins
+    from .game import Kingpins
 
 _STRIDE = NUM_KINDS * 8
 
@@ -157,3 +157,8 @@ def standings_value(game: Kingpins, s: State) -> tuple[float, ...] | None:
                 v += 0.5 * (1.0 + math.erf((totals[j] - totals[i]) / spread))
         out.append(v / (n - 1))
     return tuple(out)
+
+
+def evaluate_state(game: Kingpins, s: State) -> tuple[float, ...] | None:
+    """The search's evaluation (``Game.evaluate``): ``standings_value``."""
+    return standings_value(game, s)

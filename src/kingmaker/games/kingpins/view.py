@@ -3,6 +3,38 @@
 Public: every stack (all its cards are face up), the stockpile's size, the
 discards, each hand's size, the scores, and the hands revealed when a round
 is scored. Private: a player's own hand. Never stored: the stockpile's order.
+
+Observation tensor (``observation_tensor``), seat-relative: seat r of the
+encoding is the player r places after the observer (r = 0: the observer), for
+up to four seats; absent seats stay 0. Card kinds k are 0..51 (data.py). Flat,
+in this order::
+
+    offset  size   meaning
+    0       52     my hand: copies of kind k (0, 1 or 2)
+    52      416    stacks N, E, S, W, NE, SE, SW, NW: 52 each, 1.0 where kind k lies in
+                   the stack (a stack's order follows from its ranks: it descends)
+    468     52     the discards: copies of kind k
+    520     4      cards in hand, by relative seat
+    524     1      cards in the stockpile
+    525     6      phase: DEAL, DRAW, COLLECT, PLAY, RUB_OUT, END
+    531     5      round 1..5
+    536     4      the current player, by relative seat
+    540     1      set-up cards dealt so far (during the deal only, else 0)
+    541     3      the current player has played this turn; All Clear (no draw);
+                   passes in a row
+    544     4      running totals, by relative seat
+    548     20     round scores: 5 rounds x 4 relative seats (0 for rounds to come)
+    568     208    the hands shown when the last round was scored (at the end: the
+                   final hands): 4 relative seats x 52 copies
+    776     1      the abilities option is on
+    777     3      players: 2, 3 or 4 (one-hot)
+    total 780
+
+``information_state_string`` writes the same fields from the state (the
+observer's seat, the phase, round, current player, the deal counter during the
+deal, the observer's hand, the hand sizes, the stockpile's size, the stacks,
+the discards, the turn flags, the round scores and the shown hands), so equal
+views give equal strings and different views different ones.
 """
 
 from __future__ import annotations
@@ -28,7 +60,7 @@ from .data import (
 from .state import COLLECT, DEAL, DRAW, END, PHASE_NAMES, PLAY, State
 
 if TYPE_CHECKING:
-    from .rules import Kingpins
+    from .game import Kingpins
 
 
 def plural(n: int, word: str) -> str:
@@ -167,7 +199,7 @@ def observe_action(game: Kingpins, s: State, action: int, player: int | None, ob
     """
     n = game.num_players
     if s.phase in (DEAL, DRAW, COLLECT):
-        k = action - A.DEAL0
+        k = action
         if s.phase == DEAL:
             if s.deal >= game.hand_deal:
                 return f"{card_label(k)} is turned up on {STACK_NAMES[s.deal - game.hand_deal]}"
@@ -204,3 +236,55 @@ def round_end_note(game: Kingpins, s: State, after: State) -> str:
     if after.phase == END:
         out += f"; game over: {outcome(game, after)['text']}"
     return out
+
+
+# ---- the research surface ---------------------------------------------------------------
+TENSOR_SIZE = 780
+_STACKS0, _DISC0, _SIZES0, _STOCK0, _PHASE0, _ROUND0, _CUR0 = 52, 468, 520, 524, 525, 531, 536
+_DEAL0, _FLAGS0, _TOTALS0, _HIST0, _SHOWN0, _ABIL0, _PLAYERS0 = 540, 541, 544, 548, 568, 776, 777
+
+
+def _add_counts(out: list[float], base: int, mask: int) -> None:
+    """Adds the copies of each kind in the card set ``mask`` at ``out[base + kind]``."""
+    for k in kinds(mask):
+        out[base + k] += 1.0
+
+
+def observation_tensor(game: Kingpins, s: State, player: int) -> list[float]:
+    """Returns ``player``'s observation as flat floats, encoded as the module docstring says."""
+    n = game.num_players
+    out = [0.0] * TENSOR_SIZE
+    _add_counts(out, 0, s.hands[player])
+    base = _STACKS0
+    for st in s.stacks:
+        for k in st:
+            out[base + k] = 1.0
+        base += 52
+    _add_counts(out, _DISC0, s.discards)
+    for q in range(n):
+        r = (q - player) % n
+        out[_SIZES0 + r] = float(s.hands[q].bit_count())
+        out[_TOTALS0 + r] = float(s.totals[q])
+        for i, scores in enumerate(s.history):
+            out[_HIST0 + 4 * i + r] = float(scores[q])
+        _add_counts(out, _SHOWN0 + 52 * r, s.last_hands[q])
+    out[_STOCK0] = float(s.unseen.bit_count())
+    out[_PHASE0 + s.phase] = 1.0
+    out[_ROUND0 + s.round] = 1.0
+    out[_CUR0 + (s.current - player) % n] = 1.0
+    if s.phase == DEAL:
+        out[_DEAL0] = float(s.deal)
+    out[_FLAGS0] = 1.0 if s.played else 0.0
+    out[_FLAGS0 + 1] = 1.0 if s.no_draw else 0.0
+    out[_FLAGS0 + 2] = float(s.passes)
+    out[_ABIL0] = 1.0 if game.abilities else 0.0
+    out[_PLAYERS0 + n - 2] = 1.0
+    return out
+
+
+def information_state_string(game: Kingpins, s: State, player: int | None) -> str:
+    """Returns a canonical key of all ``player`` may know (None: a spectator, who sees no
+    hand), built from state fields (cheap)."""
+    return (f"{player}|{s.phase}|{s.round}|{s.current}|{s.deal if s.phase == DEAL else ''}|"
+            f"{'' if player is None else s.hands[player]}|{[h.bit_count() for h in s.hands]}|{s.unseen.bit_count()}|{s.stacks}|"
+            f"{s.discards}|{s.played:d}{s.no_draw:d}{s.passes}|{s.history}|{s.last_hands}")
