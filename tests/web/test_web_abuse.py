@@ -101,6 +101,12 @@ def test_web_a_full_bot_queue_answers_server_busy(make_server):
     status, out = call(server, "POST", "/api/matches", {"game": "kings-kilt", "players": 2,
                                                         "seats": [{"kind": "human"}, {"kind": "human"}]})
     assert status == 200
+    # Handing a seat to a bot waits in the same queue.
+    status, err = call(server, "POST", f"/api/matches/{out['match']}/leave", {"bot": "random"},
+                       token=out["tokens"]["1"])
+    assert status == 503 and err["error"]["code"] == "server/busy"
+    _, s = call(server, "GET", f"/api/matches/{out['match']}")
+    assert s["seats"][1]["kind"] == "human"
 
 
 DEEP = b"[" * 20000 + b"]" * 20000  # under the body limit: the parser must refuse it

@@ -460,6 +460,8 @@ class Hub:
         bot = body.get("bot")
         if bot:
             spec = check_bot_spec(bot, live.game, self.custom_bots)
+            if self.bots.busy():
+                raise ServerBusyError("the server's bots are busy; try again in a moment", retry_after=10)
             row.kind, row.bot = "bot", spec
             row.name, row.token_hash, row.claimed = f"bot ({row.bot})", None, True
         else:
