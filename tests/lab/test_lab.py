@@ -287,3 +287,19 @@ def test_the_arena_takes_the_same_backends():
     with PoolBackend(2) as pool:
         pooled = run_arena("kings-kilt", 2, "heuristic,random", 6, seed=3, backend=pool)
     assert key(serial) == key(pooled) and len(serial.games) == 6
+
+
+def test_verify_replays_stored_games_and_finds_a_changed_row(tmp_path):
+    from kingmaker.lab.runner import verify_run
+
+    study = _study(tmp_path)
+    run_study(study, tmp_path / "a", SerialBackend())
+    res = verify_run(tmp_path / "a", games=3, backend=SerialBackend())
+    assert res == {"checked": 4 * 3, "differ": [], "same_code": True}
+    rows = _rows(tmp_path / "a")
+    rows[5] = {**rows[5], "length": rows[5]["length"] + 1}  # as if the rules had changed
+    for p in (tmp_path / "a" / "parts").glob("*.parquet"):
+        p.unlink()
+    Store(tmp_path / "a", study).append(rows)
+    res = verify_run(tmp_path / "a", games=12, backend=SerialBackend())
+    assert res["differ"] == [(rows[5]["cell"], rows[5]["index"])] and res["checked"] == 48

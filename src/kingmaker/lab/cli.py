@@ -171,6 +171,27 @@ def merge_cmd(dest: str, sources: tuple[str, ...], force: bool) -> None:
     click.echo(f"{dest}: {res['games']} games ({res['added']} new)")
 
 
+@lab.command("verify")
+@click.argument("results", type=click.Path(file_okay=False, exists=True))
+@click.option("--games", "-g", type=int, default=20, show_default=True, help="Games replayed per cell.")
+@click.option("--jobs", "-j", type=int, default=None, help="Local worker processes.")
+def verify_cmd(results: str, games: int, jobs: int | None) -> None:
+    """Replay the first games of each cell with this code and compare them with the stored rows."""
+    from .backends import make_backend
+    from .runner import verify_run
+
+    try:
+        with make_backend(jobs=jobs) as backend:
+            res = verify_run(results, games, backend)
+    except GameError as e:
+        raise click.ClickException(str(e)) from None
+    code = "the same code" if res["same_code"] else "different code (hash changed)"
+    if res["differ"]:
+        raise click.ClickException(f"{len(res['differ'])} of {res['checked']} replayed games differ from the stored "
+                                   f"rows ({code}); first: cell {res['differ'][0][0]} game {res['differ'][0][1]}")
+    click.echo(f"{res['checked']} replayed games equal the stored rows ({code})")
+
+
 @lab.command("show")
 @click.argument("study_file", type=click.Path(dir_okay=False))
 def show_cmd(study_file: str) -> None:

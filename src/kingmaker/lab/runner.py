@@ -20,7 +20,7 @@ from .backends import Backend, make_backend
 from .play import chunk_task, play_chunk
 from .study import Study, _error
 
-__all__ = ["RunResult", "default_out", "progress_bar", "run_study", "tasks_for"]
+__all__ = ["RunResult", "default_out", "progress_bar", "run_study", "tasks_for", "verify_run"]
 
 
 @dataclass
@@ -130,6 +130,46 @@ def run_study(
         cpu=store.cpu_seconds(),
         backend=backend.describe(),
     )
+
+
+def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None) -> dict:
+    """Replays the first ``games`` stored games of every cell with this code; compares the rows.
+
+    Rows are deterministic, so equal rows mean the stored results still hold for
+    the code as it is now (after a refactor, say); a difference means the rules,
+    a bot or the lab's player changed what happens.
+
+    Returns:
+        {"checked": games replayed, "differ": [(cell, index), ...], "same_code": bool}.
+    """
+    from .store import code_hash, load_run, read_rows
+
+    study, meta = load_run(out)
+    table, _ = read_rows((Path(out) / "parts").glob("*.parquet"))
+    stored = {} if table is None else {(r["cell"], r["index"]): r for r in table.to_pylist()}
+    wanted = {(c, i) for (c, i) in stored if i < games}
+    done = set(stored) - wanted
+    tasks = tasks_for(study, done, getattr(backend, "workers", 1))
+    own = backend is None
+    backend = backend or make_backend()
+    differ = []
+    checked = 0
+    try:
+        for res in backend.map_unordered(play_chunk, tasks):
+            for row in res["rows"]:
+                key = (row["cell"], row["index"])
+                if key not in wanted:
+                    continue
+                checked += 1
+                if row != stored[key]:
+                    differ.append(key)
+    finally:
+        if own:
+            backend.close()
+    from .play import FAST_AGENTS
+
+    now = code_hash(study.game, agents=not (study.fast and set(study.agents) <= set(FAST_AGENTS)))
+    return {"checked": checked, "differ": sorted(differ), "same_code": now == meta.get("code")}
 
 
 def progress_bar(description: str = "games"):
