@@ -14,7 +14,9 @@ Only loopback is used; the run ends by itself.
 also keeps 50 replay requests of the live games in flight all along (each one a new
 version, so the replay cache rarely helps) and asks ``/api/health`` every 100 ms,
 reporting its latency (50th, 99th percentile and worst) and how many replays were
-answered ``server/busy``.
+answered ``server/busy``. ``--server-src DIR`` runs the server from another source tree
+(an older commit checked out with ``git worktree``) with this same client, for
+before/after comparisons; the server's CPU time per move is reported too (Linux).
 """
 
 from __future__ import annotations
@@ -47,8 +49,17 @@ def _post(url: str, body: dict) -> dict:
         return json.loads(r.read())
 
 
-def _start_server(db: str, port: int) -> subprocess.Popen:
-    src = str(Path(__file__).resolve().parents[2])
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) the process has used so far, from /proc (Linux); None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _start_server(db: str, port: int, src: str | None = None) -> subprocess.Popen:
+    src = src or str(Path(__file__).resolve().parents[2])
     env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen(
         [sys.executable, "-m", "kingmaker.web", "--port", str(port), "--db", db, "--bot-delay", "0"],
@@ -135,7 +146,7 @@ def _pct(xs: list[float], q: float) -> float | None:
 
 
 async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed: int, limit: float,
-               replays: int = 0) -> dict:
+               replays: int = 0, server_pid: int | None = None) -> dict:
     rng = random.Random(seed)
     created = []
     for i in range(games):
@@ -148,6 +159,7 @@ async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed:
     stats = {"messages": 0, "errors": 0, "stalled": 0}
     events = [asyncio.Event() for _ in created]
     tasks = []
+    cpu0 = _cpu_seconds(server_pid) if server_pid else None
     t0 = time.perf_counter()
     for out, ev in zip(created, events):
         for tok in out["tokens"].values():
@@ -166,6 +178,10 @@ async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed:
         for t in tasks:
             t.cancel()
     wall = time.perf_counter() - t0
+    cpu1 = _cpu_seconds(server_pid) if server_pid else None
+    if cpu0 is not None and cpu1 is not None:
+        stats["server_cpu_s"] = cpu1 - cpu0
+        stats["server_cpu_ms_per_move"] = 1000 * (cpu1 - cpu0) / max(1, len(lat))
     stop.set()
     for t in extra:
         with contextlib.suppress(Exception):
@@ -199,6 +215,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--limit", type=float, default=600.0, help="seconds before the run gives up")
     ap.add_argument("--port", type=int, default=None, help="use a server already running on this loopback port")
     ap.add_argument("--replays", type=int, default=0, help="replay requests kept in flight, with /api/health timed")
+    ap.add_argument("--server-src", default=None, metavar="DIR",
+                    help="run the server from this source tree (e.g. an older commit's src/, from `git worktree`)")
     args = ap.parse_args(argv)
     if args.port:
         res = asyncio.run(_run(f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}", args.games,
@@ -208,14 +226,15 @@ def main(argv: list[str] | None = None) -> dict:
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{tmp}/load.sqlite3"
-        proc = _start_server(db, port)
+        proc = _start_server(db, port, args.server_src)
         try:
             res = asyncio.run(_run(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", args.games, args.game,
-                                   args.players, args.seed, args.limit, args.replays))
+                                   args.players, args.seed, args.limit, args.replays, proc.pid))
         finally:
             proc.terminate()
             proc.wait(10)
     res["storage"] = "postgresql" if db.startswith("postgres") else "sqlite"
+    res["server_src"] = args.server_src or "this tree"
     res["game"] = args.game
     res["players"] = args.players
     print(json.dumps(res, indent=1))
