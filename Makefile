@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[dev,web,browser,lab]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,web,browser,lab,rl]'
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
