@@ -184,3 +184,28 @@ def test_a_deck_refilled_from_its_discards_is_known_card_by_card() -> None:
     assert g.view(s, 1)["supply"]["known_in_deck"][:3] == [0, 1, 2]
     for t in _samples(g, s, 1):
         assert t.supply[SDECK : SDECK + 3] == (0, 1, 2)
+
+
+def test_the_victim_of_a_steal_shank_card_knows_the_card_waiting_to_be_played() -> None:
+    """Steal Shank: 'The stolen shank may be used immediately in the fight round or held for later use.'
+    The victim saw the card: in each of their resamples it is the one the thief may play now; the
+    others only know that some card of the thief's waits."""
+    from kingmaker.games.san_quentin_kings.data import STEAL_SHANK
+    from kingmaker.games.san_quentin_kings.state import P_STOLEN
+
+    g = game(3)
+    s = goods(start(g, initiator=2, shanks=[COBRA, SCORPION, COBRA]), 0, chips=0)
+    s = goods(s, 1, shanks=[0, 1, 1])
+    s = fight(g, s, COMM_B, {0: [1, 0, 0], 1: [1, 0, 0]})
+    s = g.play(s, "draw")
+    s = chance(g, s, A.CH_CARD0 + STEAL_SHANK)
+    s = chance(g, s, A.CH_SHANK0 + TARANTULA)
+    assert s.phase == P_STOLEN
+    assert g.view(s, 0)["yours"]["stolen_shank"] == "Tarantula"
+    assert g.view(s, 1)["yours"]["shank_taken_from_you"] == "Tarantula"
+    assert "shank_taken_from_you" not in g.view(s, 2)["yours"]
+    for t in _samples(g, s, 1):
+        assert t.pending % 3 == TARANTULA and t.goods[0 * GSIZE + SH + TARANTULA] >= 1
+    assert len({t.pending % 3 for t in _samples(g, s, 2)}) > 1  # player 2 saw neither card
+    s = g.play(s, "play stolen")
+    assert "known" not in g.view(s, 1)  # the card lies face up in the fight

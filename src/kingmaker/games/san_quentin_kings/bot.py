@@ -91,7 +91,7 @@ def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.R
                                          -((a - base - player) % n)))
     if ph == P_STOLEN:
         f = player * PSIZE + FIGHT
-        return A.PLAY_STOLEN if s.pieces[f + s.pending] else A.KEEP_STOLEN
+        return A.PLAY_STOLEN if s.pieces[f + s.pending % 3] else A.KEEP_STOLEN
     if ph == P_PICK:
         return _pick(game, s, player, legal)
     if ph == P_GYM:

@@ -246,7 +246,7 @@ def card_choice(w: Work, p: int, a: int, ph: int) -> None:
         w.queue.append(task(K_STEAL_SHANK, 1, p, a - A.VICSHANK0))
         w.phase = P_TURN
     elif ph == P_STOLEN:
-        t = w.pending
+        t = w.pending % 3
         w.pending = -1
         if a == A.PLAY_STOLEN:
             w.goods[p * GSIZE + SH + t] -= 1

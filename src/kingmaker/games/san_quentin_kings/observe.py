@@ -130,7 +130,7 @@ def observation_tensor(game: SanQuentinKings, s: State, player: int) -> list[flo
     if not q0 and s.phase == P_DRAWN and fighting:
         out[45 + s.pending] = 1.0
     if not q0 and s.phase == P_STOLEN and cp == player:
-        out[56 + s.pending] = 1.0
+        out[56 + s.pending % 3] = 1.0
     g = s.goods
     k = player * GSIZE
     for i in range(6):
@@ -277,8 +277,11 @@ def information_state_string(game: SanQuentinKings, s: State, player: int | None
         parts.append(s.market)
     if s.phase == P_PICK and not q0:
         parts += [s.market[6:9], s.ranking, s.pos, s.need]
-    if s.phase == P_STOLEN and not q0 and cp == player:
-        parts.append(("stolen", s.pending))
+    if s.phase == P_STOLEN and not q0:
+        if cp == player:
+            parts.append(("stolen", s.pending % 3))
+        elif player is not None and s.pending // 3 - 1 == player:
+            parts.append(("taken", s.pending % 3))
     if s.phase == P_END and not q0:
         parts.append(g)  # the final scores show every hand
     return head.hex() + repr(parts)

@@ -75,6 +75,8 @@ def render(view: dict) -> str:
             lines.append(f"Your fist: {_ct(y['fist'])}")
         if "stolen_shank" in y:
             lines.append(f"You stole a {y['stolen_shank']} shank: play it now or keep it.")
+        if "shank_taken_from_you" in y:
+            lines.append(f"Your {y['shank_taken_from_you']} shank was stolen: the thief may play it now.")
     for k in view.get("known", []):
         what = [f"{lg['types'][t]} shank x{c}" for t, c in enumerate(k["shank_cards"]) if c]
         what += [f"{lg['drug_colours'][d]} x{c}" for d, c in enumerate(k["drug_chips"]) if c]

@@ -281,7 +281,7 @@ def apply_chance(w: Work, a: int) -> None:
         stolen(w, p, q, t if shank else 3 + t, len(w.cards))
         if kind == K_STEAL_SHANK and mode == 1:
             w.phase = P_STOLEN
-            w.pending = t
+            w.pending = t + 3 * (q + 1)  # the victim saw the card too
     else:  # K_FIGHT
         w.queue.pop(0)
         k = a - A.CH_CARD0
@@ -742,8 +742,10 @@ def validate_state(game: Any, s: State) -> None:
             raise InvalidStateError("a fight turn needs a player")
         if s.phase in SEQ_PHASES and s.pos >= n:
             raise InvalidStateError("a payment or block turn needs a player")
-        if s.phase in (P_DRAWN, P_STOLEN) and not 0 <= s.pending < (NUM_KINDS if s.phase == P_DRAWN else 3):
+        if s.phase in (P_DRAWN, P_STOLEN) and not 0 <= s.pending < (NUM_KINDS if s.phase == P_DRAWN else 3 * n + 3):
             raise InvalidStateError("the pending card is out of range")
+        if s.phase == P_STOLEN and s.pending // 3 - 1 == current_player(s, n):
+            raise InvalidStateError("a thief does not rob themselves")
         if s.phase not in (P_BLOCK, P_GYM, P_CAFE, P_GUARD, P_DRUGPAY, P_FISTS, P_PICK) and s.phase not in FIGHT_PHASES:
             raise InvalidStateError(f"phase {s.phase} does not wait for a decision")
 

@@ -16,7 +16,8 @@ Fields (n players)::
     flags      F_COMMITTED (the player to move chose to fight this turn),
                F_BRIBED (they used their bribe chip this turn), F_GRAVE (the Grave
                card was drawn in this fight)
-    pending    the fight card waiting for keep/redraw, or the stolen shank's type
+    pending    the fight card waiting for keep/redraw, or the stolen shank's type t waiting to be
+               played: t from the deck, t + 3 * (victim + 1) from a victim (who saw it)
     pieces     n x 15: cell C,S,T | yard | solitary | court | own pieces in the fight
                area. Pieces in the box (killed, paroled) are 7 - everything else.
     goods      n x 13: shanks C,S,T | drugs green,white,brown | commissary | bribe

@@ -158,8 +158,11 @@ def view(game: SanQuentinKings, s: State, player: int | None) -> dict:
             fists[player] = {"player": player, "status": "committed", "fist": fist}
             fight["fists"] = fists
             out["fight"] = fight
-        if s.phase == P_STOLEN and not s.queue and game.current_player(s) == player:
-            mine["stolen_shank"] = TYPES[s.pending]
+        if s.phase == P_STOLEN and not s.queue:
+            if game.current_player(s) == player:
+                mine["stolen_shank"] = TYPES[s.pending % 3]
+            elif s.pending // 3 - 1 == player:
+                mine["shank_taken_from_you"] = TYPES[s.pending % 3]  # the thief may play it now
         out["yours"] = mine
     known = _known(s.known, player, game.n)
     if known:
@@ -361,8 +364,9 @@ def sample_hidden(game: SanQuentinKings, s: State, player: int | None, rng: rand
             for i in range(3):
                 hand[i] += got[i]
                 goods[k + i] = hand[i]
-            if q == thief and off == SH:
-                pending = _deal(hand, 1, rng).index(1)
+            if q == thief and off == SH and s.pending // 3 - 1 != player:
+                # Which card waits to be played: its type is dealt again (its victim is public).
+                pending = _deal(hand, 1, rng).index(1) + s.pending - s.pending % 3
         for i in range(3):
             supply[deck + i] = pool[i] + in_deck[i]
     fists = s.fists
