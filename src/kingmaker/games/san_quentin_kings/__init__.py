@@ -13,6 +13,7 @@ Modules, each depending only on those below it::
     blocks.py   choosing a block; gym, cafeteria, guard influence, drug payment
     scoring.py  owed goods, the end of a year, final scoring
     riot.py     the riot
+    codec.py    states as JSON, and their checks
     recall.py   what players remember of hidden cards (perfect recall)
     tasks.py    chance tasks
     state.py, actions.py, data.py   the state, the action ids and notation, the components

@@ -9,7 +9,7 @@ from ...core.api import Game, Option
 from ...core.errors import InvalidActionError
 from ...core.registry import register
 from . import actions as A
-from . import bot, rules, scoring, view
+from . import bot, codec, rules, scoring, view
 from .data import GUARD_VARIANTS, GUARDS_DEFAULT, fight_deck
 from .fight import ranking
 from .observe import observation_shape
@@ -158,10 +158,10 @@ class SanQuentinKings(Game):
 
     # ---- JSON and checks ----------------------------------------------------------------------
     def to_json(self, s: State) -> dict:
-        return rules.to_json(self.id, s)
+        return codec.to_json(self.id, s)
 
     def from_json(self, data: Any) -> State:
-        return rules.from_json(self, data)
+        return codec.from_json(self, data)
 
     def validate_state(self, s: State) -> None:
-        rules.validate_state(self, s)
+        codec.validate_state(self, s)
