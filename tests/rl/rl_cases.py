@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 import kingmaker
 
 CASES = [
@@ -20,8 +18,6 @@ GAME_IDS = [f"{g}-{n}p" for g, n in GAMES]
 def game(gid: str, players: int) -> kingmaker.Game:
     """Returns the game; every registered game must declare the research surface."""
     g = kingmaker.make(gid, players=players)
-    if g.info.num_distinct_actions <= 0:  # TEMPORARY while the games declare issue 13 section 1
-        pytest.skip(f"{gid} does not declare num_distinct_actions yet (issue 13 section 1 in progress)")
     assert g.info.num_distinct_actions > 0 and g.info.observation_shape, (
         f"{gid} does not declare num_distinct_actions and observation_shape (docs/contract.md)"
     )

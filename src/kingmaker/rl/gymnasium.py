@@ -183,6 +183,19 @@ class KingmakerEnv(gym.Env):
         """Returns the current mask as booleans (the method sb3-contrib's MaskablePPO calls)."""
         return self.enc.mask(self.state, self.seat).astype(bool)
 
+    def agent_action(self, agent: Any) -> int:
+        """Returns what ``agent`` (an object with ``act``) would play for the learning seat now.
+
+        The agent gets an ``Observation`` of the seat, as in a match (e.g. a teacher
+        for imitation); the env does not move.
+        """
+        s = self.state
+        rng = self._agent_rngs[self.seat]
+        return int(agent.act(_LazyObservation(
+            self.game, self.seat, s, self.game.legal_actions(s, self.seat),
+            lambda r, s=s, p=self.seat: self.game.sample_hidden(s, p, r), rng,
+        )))
+
     # ---- internals ------------------------------------------------------------------
     def _advance(self, s: Any) -> Any:
         """Returns the next state where the learning seat acts, or a terminal state."""

@@ -85,16 +85,23 @@ def register(games: list[str] | None = None) -> list[str]:
     return names
 
 
+def _utility(cls: type[Game]) -> tuple[Any, float | None]:
+    """Returns the pyspiel utility kind of a game and its utility sum, over every player count."""
+    T = pyspiel.GameType
+    infos = [make(cls.id, players=n).info for n in range(cls.min_players, cls.max_players + 1)]
+    if all(i.cooperative for i in infos):
+        return T.Utility.IDENTICAL, None
+    if all(i.zero_sum for i in infos):
+        return T.Utility.ZERO_SUM, 0.0
+    sums = {i.constant_sum for i in infos}
+    if len(sums) == 1 and None not in sums:
+        return T.Utility.CONSTANT_SUM, float(sums.pop())
+    return T.Utility.GENERAL_SUM, None
+
+
 def _game_type(cls: type[Game]) -> pyspiel.GameType:
     T = pyspiel.GameType
-    if cls.cooperative:
-        utility = T.Utility.IDENTICAL
-    elif cls.zero_sum:
-        utility = T.Utility.ZERO_SUM
-    elif cls.constant_sum is not None:
-        utility = T.Utility.CONSTANT_SUM
-    else:
-        utility = T.Utility.GENERAL_SUM
+    utility, _ = _utility(cls)
     params: dict[str, Any] = {"players": cls.min_players}
     for o in cls.options:
         params[o.name] = o.default
@@ -142,10 +149,7 @@ class KingmakerGame(pyspiel.Game):
         self.wait = info.num_distinct_actions if self.simultaneous else None
         # OpenSpiel's history holds one entry per seat at a simultaneous node (waits too).
         length = info.max_game_length * (n if self.simultaneous else 1)
-        if info.cooperative or info.zero_sum:
-            utility_sum = 0.0 if info.zero_sum else None
-        else:
-            utility_sum = info.constant_sum
+        _, utility_sum = _utility(type(self.km))
         game_info = pyspiel.GameInfo(
             num_distinct_actions=self.num_actions,
             max_chance_outcomes=info.max_chance_outcomes,

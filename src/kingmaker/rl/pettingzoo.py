@@ -96,6 +96,8 @@ class _Base:
         }
         self._rng: random.Random | None = None
         self.state: Any = None
+        self._cached: Any = None
+        self._cache: dict[str, dict[str, np.ndarray]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -110,9 +112,24 @@ class _Base:
                 self.action_spaces[a].seed(None if seed is None else seed + i)
 
     def _observe(self, agent: str) -> dict[str, np.ndarray]:
-        p = self._seat[agent]
+        # States are immutable, so one observation per (state, seat) is built once; the
+        # cache holds the state itself, so its id cannot be reused while cached.
         s = self.state
-        return {"observation": self.enc.observation(s, p), "action_mask": self.enc.mask(s, p)}
+        if self._cached is not s:
+            self._cached = s
+            self._cache = {}
+        obs = self._cache.get(agent)
+        if obs is None:
+            p = self._seat[agent]
+            obs = self._cache[agent] = {"observation": self.enc.observation(s, p), "action_mask": self.enc.mask(s, p)}
+        return obs
+
+    def _legal(self, s: Any, player: int, a: int) -> bool:
+        if self._cached is s:
+            obs = self._cache.get(self.possible_agents[player])
+            if obs is not None:
+                return 0 <= a < len(obs["action_mask"]) and bool(obs["action_mask"][a])
+        return a in self.enc.legal(s, player)
 
     def _check(self, s: Any, action: Any, player: int) -> int | None:
         """Returns the action as an int when legal for ``player``; None when illegal in penalty mode."""
@@ -120,7 +137,7 @@ class _Base:
             a = int(action)
         except (TypeError, ValueError):
             raise InvalidActionError(f"an action is an int, not {action!r}", text=repr(action)[:40]) from None
-        if a in self.enc.legal(s, player):
+        if self._legal(s, player, a):
             return a
         if self.illegal == "penalty":
             return None

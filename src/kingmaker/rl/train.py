@@ -55,6 +55,10 @@ class TrainConfig:
     epochs: int = 4
     minibatch: int = 256
     clip: float = 0.2
+    shaping: float = 0.5
+    teacher: str | None = None
+    teacher_games: int = 0
+    imitation_epochs: int = 30
     seed: int = 0
 
 
@@ -158,6 +162,72 @@ def _clip(grads: dict[str, np.ndarray], limit: float) -> float:
     return norm
 
 
+def imitate(
+    cfg: TrainConfig,
+    policy: MaskedPolicy,
+    on_update: Callable[[dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Behaviour cloning: fits ``policy`` to the ``teacher`` agent's moves; returns statistics rows.
+
+    The teacher (an agent spec, e.g. ``ismcts:easy``) plays the learning seat of
+    ``teacher_games`` episodes against ``opponents``, deciding from its
+    ``Observation`` only; every decision with more than one legal action is a
+    sample. Then ``imitation_epochs`` passes of cross-entropy on the masked
+    softmax (15% of the samples held out to report agreement).
+    """
+    from ..agents import make_agent
+
+    env = KingmakerEnv(cfg.game, cfg.players, seat="random", opponents=cfg.opponents, **cfg.options)
+    teacher = make_agent(cfg.teacher, env.game)
+    start = time.process_time()
+    xs: list[np.ndarray] = []
+    ms: list[np.ndarray] = []
+    ys: list[int] = []
+    for ep in range(cfg.teacher_games):
+        obs, _ = env.reset(seed=cfg.seed * 7919 + ep)
+        done = False
+        while not done:
+            legal = np.flatnonzero(obs["action_mask"])
+            a = int(legal[0]) if len(legal) == 1 else env.agent_action(teacher)
+            if len(legal) > 1:
+                xs.append(obs["observation"].reshape(-1))
+                ms.append(obs["action_mask"])
+                ys.append(a)
+            obs, _, term, trunc, _ = env.step(a)
+            done = term or trunc
+    label_seconds = time.process_time() - start
+    x, m, y = np.stack(xs), np.stack(ms), np.array(ys)
+    rng = np.random.default_rng(cfg.seed)
+    order = rng.permutation(len(y))
+    cut = int(len(y) * 0.85)
+    train_i, held = order[:cut], order[cut:]
+    opt = Adam(policy.params, cfg.lr)
+    rows = []
+    ones = np.ones(cfg.minibatch, dtype=np.float32)
+    for epoch in range(cfg.imitation_epochs):
+        rng.shuffle(train_i)
+        for lo in range(0, len(train_i), cfg.minibatch):
+            idx = train_i[lo : lo + cfg.minibatch]
+            # Cross-entropy is the policy-gradient loss with advantage 1 on the teacher's move.
+            grads, _ = gradients(
+                policy, x[idx], m[idx], y[idx], np.zeros(len(idx), np.float32), 0.0, 0.0, advantages=ones[: len(idx)]
+            )
+            opt.step(policy.params, grads)
+        agree = float((policy.probs(x[held], m[held]).argmax(axis=1) == y[held]).mean()) if len(held) else 0.0
+        row = {
+            "phase": "imitation",
+            "epoch": epoch + 1,
+            "samples": int(len(y)),
+            "held_out_agreement": agree,
+            "label_cpu_seconds": label_seconds,
+            "cpu_seconds": time.process_time() - start,
+        }
+        rows.append(row)
+        if on_update is not None:
+            on_update(row)
+    return rows
+
+
 def train(
     cfg: TrainConfig,
     on_update: Callable[[dict[str, Any]], None] | None = None,
@@ -177,10 +247,17 @@ def train(
     ]
     game = envs[0].game
     policy = MaskedPolicy.for_game(game, cfg.hidden, cfg.seed)
+    start = time.process_time()
+    imitation: list[dict[str, Any]] = []
+    if cfg.teacher and cfg.teacher_games > 0:
+        imitation = imitate(cfg, policy, on_update)
     opt = Adam(policy.params, cfg.lr)
     rng = np.random.default_rng(cfg.seed)
     obs = [e.reset(seed=cfg.seed * 100_003 + i)[0] for i, e in enumerate(envs)]
-    traj: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in envs]
+    shaping = cfg.shaping if "score" in game.info.figures else 0.0
+    potential = [_potential(e, shaping) for e in envs]
+    # Per env: the decisions of the running episode, (x, mask, action, shaped reward).
+    traj: list[list[tuple[np.ndarray, np.ndarray, int, float]]] = [[] for _ in envs]
     done_x: list[np.ndarray] = []
     done_m: list[np.ndarray] = []
     done_a: list[int] = []
@@ -189,7 +266,6 @@ def train(
     rows: list[dict[str, Any]] = []
     episodes = 0
     steps = 0
-    start = time.process_time()
     while episodes < cfg.episodes and (max_steps is None or steps < max_steps):
         x = np.stack([o["observation"].reshape(-1) for o in obs])
         m = np.stack([o["action_mask"] for o in obs])
@@ -201,19 +277,26 @@ def train(
             a = int(acts[i])
             if m[i, a] == 0:  # rounding at the top end: take the most probable legal action
                 a = int(np.argmax(pr[i]))
-            traj[i].append((x[i], m[i], a))
             o, r, term, trunc, _ = e.step(a)
             steps += 1
+            # Potential-based shaping on the score margin (it sums to the final margin,
+            # so it leaves the best policy unchanged; it credits the moves that change it).
+            phi = _potential(e, shaping)
+            traj[i].append((x[i], m[i], a, float(r) + phi - potential[i]))
+            potential[i] = phi
             if term or trunc:
-                for xi, mi, ai in traj[i]:
+                g = 0.0
+                for xi, mi, ai, ri in reversed(traj[i]):
+                    g += ri
                     done_x.append(xi)
                     done_m.append(mi)
                     done_a.append(ai)
-                    done_g.append(float(r))
+                    done_g.append(g)
                 traj[i] = []
                 finished.append(float(r))
                 episodes += 1
                 o, _ = e.reset()
+                potential[i] = _potential(e, shaping)
             obs[i] = o
         if len(finished) >= cfg.batch or (max_steps is not None and steps >= max_steps and done_a):
             bx, bm = np.stack(done_x), np.stack(done_m)
@@ -232,6 +315,7 @@ def train(
                     norm = _clip(grads, cfg.max_grad_norm)
                     opt.step(policy.params, grads)
             row = {
+                "phase": "ppo",
                 "episodes": episodes,
                 "steps": steps,
                 "win_rate": float(np.mean([r > 0 for r in finished])) if finished else 0.0,
@@ -247,7 +331,12 @@ def train(
     policy.meta.update(
         {
             "trained": {
-                "algorithm": "masked PPO (clipped surrogate, value baseline, numpy)",
+                "algorithm": "masked PPO (clipped surrogate, value baseline, numpy)"
+                + (f" after behaviour cloning of {cfg.teacher}" if imitation else ""),
+                "teacher": cfg.teacher if imitation else None,
+                "teacher_games": cfg.teacher_games if imitation else 0,
+                "imitation_samples": imitation[-1]["samples"] if imitation else 0,
+                "held_out_agreement": imitation[-1]["held_out_agreement"] if imitation else None,
                 "opponents": cfg.opponents,
                 "episodes": episodes,
                 "steps": steps,
@@ -259,7 +348,17 @@ def train(
             }
         }
     )
-    return policy, rows
+    return policy, imitation + rows
+
+
+def _potential(env: KingmakerEnv, coef: float) -> float:
+    """Returns ``coef`` times the learning seat's score lead over the others' mean, over 10."""
+    if not coef or env.state is None:
+        return 0.0
+    score = env.game.figures(env.state)["score"]
+    n = len(score)
+    me = env.seat
+    return coef * (score[me] - (sum(score) - score[me]) / (n - 1)) / 10.0
 
 
 def write_curve(rows: Sequence[dict[str, Any]], path: str | Path) -> None:
@@ -267,7 +366,8 @@ def write_curve(rows: Sequence[dict[str, Any]], path: str | Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        names = list(dict.fromkeys(k for row in rows for k in row))
+        w = csv.DictWriter(f, fieldnames=names)
         w.writeheader()
         w.writerows(rows)
 
@@ -285,6 +385,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--entropy", type=float, default=0.01)
+    ap.add_argument("--shaping", type=float, default=0.5, help="weight of the score-lead shaping (0: none)")
+    ap.add_argument("--teacher", default=None, help="agent spec to imitate first (e.g. ismcts:easy)")
+    ap.add_argument("--teacher-games", type=int, default=0)
+    ap.add_argument("--imitation-epochs", type=int, default=30)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", required=True, help="the .npz file to write")
     ap.add_argument("--curve", default=None, help="a CSV of per-update statistics")
@@ -302,17 +406,28 @@ def main(argv: Sequence[str] | None = None) -> None:
         lr=args.lr,
         epochs=args.epochs,
         entropy_coef=args.entropy,
+        shaping=args.shaping,
+        teacher=args.teacher,
+        teacher_games=args.teacher_games,
+        imitation_epochs=args.imitation_epochs,
         seed=args.seed,
     )
 
     def report(row: dict[str, Any]) -> None:
-        if len(rows_seen) % 20 == 0:
+        if row["phase"] == "imitation":
+            print(
+                f"imitation epoch {row['epoch']:>3}  samples {row['samples']}  "
+                f"held-out agreement {row['held_out_agreement']:.2f}  cpu {row['cpu_seconds']:.0f}s",
+                flush=True,
+            )
+        elif len(rows_seen) % 20 == 0:
             print(
                 f"episodes {row['episodes']:>7}  win {row['win_rate']:.2f}  reward {row['mean_reward']:+.3f}  "
                 f"entropy {row['entropy']:.2f}  cpu {row['cpu_seconds']:.0f}s",
                 flush=True,
             )
-        rows_seen.append(row)
+        if row["phase"] == "ppo":
+            rows_seen.append(row)
 
     rows_seen: list[dict[str, Any]] = []
     policy, rows = train(cfg, on_update=report)

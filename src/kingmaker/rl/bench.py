@@ -1,0 +1,306 @@
+"""Speed of the learning path, side by side in one run (benchmarks/rl.md).
+
+    python -m kingmaker.rl.bench envs --seconds 3          # env steps/s with tensors and masks
+    python -m kingmaker.rl.bench ismcts --iterations 50 --games 20
+
+``envs`` runs the same loop on every env for ``seconds`` of CPU time each:
+read the observation (tensor and mask) of the agent to act, pick a uniformly
+random legal action from the mask, step. It counts agent steps per CPU
+second (``time.process_time``; chance steps inside an env are not counted,
+they are part of its cost). Rows: every Kingmaker game through its PettingZoo
+AEC env and through the OpenSpiel adapter (``observer.set_from`` and the
+legal-actions mask at each decision), PettingZoo's classic ``leduc_holdem_v4``,
+``texas_holdem_v4`` and ``connect_four_v3`` (``pip install 'pettingzoo[classic]'``)
+and OpenSpiel's Python games through their observers.
+
+``ismcts`` compares our IS-MCTS (``kingmaker.agents.search``, random rollouts,
+no prior) with OpenSpiel's Python ``ISMCTSBot`` (random-rollout evaluator) on
+King's Kilt two players through the adapter: CPU seconds per iteration on the
+same positions, then a head-to-head at equal iterations, seats alternating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+__all__ = ["env_speed", "format_envs", "ismcts_match", "ismcts_speed"]
+
+
+def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def _draw(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
+    r, acc = rng.random(), 0.0
+    for action, p in outcomes:
+        acc += p
+        if r < acc:
+            return action
+    return outcomes[-1][0]
+
+
+def _pz_loop(make: Callable[[], Any], seconds: float) -> dict[str, float]:
+    """Runs random masked play on a PettingZoo AEC env; returns steps/s and games."""
+    env = make()
+    rng = random.Random(0)
+    steps = games = 0
+    seed = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        env.reset(seed=seed)
+        seed += 1
+        for _agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
+            legal = np.flatnonzero(mask)
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        games += 1
+    cpu = time.process_time() - start
+    return {"steps_per_s": steps / cpu, "games": games, "steps": steps, "cpu": cpu}
+
+
+def _os_loop(game: Any, seconds: float) -> dict[str, float]:
+    """Random play on a pyspiel game reading the observer's tensor and the mask at every decision."""
+    from open_spiel.python.observation import make_observation
+
+    observer = make_observation(game)
+    rng = random.Random(0)
+    steps = games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(_draw(state.chance_outcomes(), rng))
+                continue
+            if state.is_simultaneous_node():
+                joint = []
+                for p in range(game.num_players()):
+                    observer.set_from(state, p)
+                    _ = observer.tensor.copy()
+                    mask = np.asarray(state.legal_actions_mask(p), dtype=np.int8)
+                    legal = np.flatnonzero(mask)
+                    joint.append(int(legal[rng.randrange(len(legal))]))
+                    steps += 1
+                state.apply_actions(joint)
+                continue
+            p = state.current_player()
+            observer.set_from(state, p)
+            _ = observer.tensor.copy()
+            mask = np.asarray(state.legal_actions_mask(p), dtype=np.int8)
+            legal = np.flatnonzero(mask)
+            state.apply_action(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        games += 1
+    cpu = time.process_time() - start
+    return {"steps_per_s": steps / cpu, "games": games, "steps": steps, "cpu": cpu}
+
+
+def env_speed(seconds: float = 3.0, games: list[str] | None = None) -> list[dict[str, Any]]:
+    """Returns one row per env: name, kind, steps per CPU second, games played."""
+    import pyspiel
+
+    import kingmaker
+
+    from . import openspiel
+    from .pettingzoo import env as km_env
+
+    rows: list[dict[str, Any]] = []
+    ids = games or kingmaker.available_games()
+    for gid in ids:
+        n = kingmaker.game_class(gid).min_players
+        r = _pz_loop(lambda gid=gid, n=n: km_env(gid, players=n), seconds)
+        rows.append({"env": f"{gid} ({n}p)", "api": "kingmaker PettingZoo AEC", **r})
+    openspiel.register(ids)
+    for gid in ids:
+        n = kingmaker.game_class(gid).min_players
+        g = pyspiel.load_game(openspiel.short_name(gid), {"players": n})
+        rows.append({"env": f"{gid} ({n}p)", "api": "kingmaker OpenSpiel adapter", **_os_loop(g, seconds)})
+    try:
+        from pettingzoo.classic import connect_four_v3, leduc_holdem_v4, texas_holdem_v4
+
+        for name, mod in (
+            ("leduc_holdem_v4", leduc_holdem_v4),
+            ("texas_holdem_v4", texas_holdem_v4),
+            ("connect_four_v3", connect_four_v3),
+        ):
+            rows.append({"env": name, "api": "PettingZoo classic", **_pz_loop(mod.env, seconds)})
+    except ImportError as e:  # pettingzoo[classic] not installed
+        rows.append({"env": "pettingzoo.classic", "api": f"missing: {e}", "steps_per_s": 0.0, "games": 0})
+    import open_spiel.python.games  # noqa: F401  (registers OpenSpiel's Python games)
+
+    for name in ("python_kuhn_poker", "python_liars_poker", "python_tic_tac_toe", "python_block_dominoes"):
+        try:
+            g = pyspiel.load_game(name)
+        except pyspiel.SpielError:
+            continue
+        rows.append({"env": name, "api": "OpenSpiel Python game + observer", **_os_loop(g, seconds)})
+    return rows
+
+
+def _positions(game: Any, count: int, seed: int) -> list[Any]:
+    """Returns decision states (two players, King's Kilt) from seeded random play, mid-game."""
+    from ..core.api import CHANCE
+    from ..core.match import sample_chance
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = game.new_initial_state()
+        stop = rng.randrange(4, 30)
+        k = 0
+        while not game.is_terminal(s):
+            cp = game.current_player(s)
+            if cp == CHANCE:
+                s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+                continue
+            legal = game.legal_actions(s, cp)
+            if k >= stop and len(legal) > 1:
+                out.append(s)
+                break
+            s = game.apply(s, rng.choice(legal), cp)
+            k += 1
+    return out
+
+
+def _our_agent(iterations: int) -> Any:
+    from ..agents.search import ISMCTSAgent, SearchConfig
+
+    return ISMCTSAgent(SearchConfig(iterations=iterations, seconds=None, rollout="random", prior="none"))
+
+
+def _observation(game: Any, s: Any, p: int, rng: random.Random) -> Any:
+    from ..core.match import Observation
+
+    return Observation(game, p, game.view(s, p), game.legal_actions(s, p), lambda r: game.sample_hidden(s, p, r), rng)
+
+
+def ismcts_speed(iterations: int = 200, positions: int = 8, game_id: str = "kings-kilt") -> dict[str, Any]:
+    """Returns CPU seconds per iteration of both searches on the same positions."""
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from . import openspiel
+
+    openspiel.register([game_id])
+    osg = pyspiel.load_game(openspiel.short_name(game_id), {"players": 2})
+    km = osg.km
+    states = _positions(km, positions, 1)
+    ours = _our_agent(iterations)
+    t = time.process_time()
+    for i, s in enumerate(states):
+        ours.act(_observation(km, s, km.current_player(s), random.Random(i)))
+    our_cpu = time.process_time() - t
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(osg, mcts.RandomRolloutEvaluator(1, rs), 0.7, iterations, random_state=rs)
+    t = time.process_time()
+    for s in states:
+        st = openspiel.KingmakerState(osg, s)
+        bot.step(st)
+    os_cpu = time.process_time() - t
+    n = iterations * len(states)
+    return {
+        "game": game_id,
+        "iterations": iterations,
+        "positions": len(states),
+        "ours_it_per_s": n / our_cpu,
+        "openspiel_it_per_s": n / os_cpu,
+    }
+
+
+def ismcts_match(iterations: int = 50, games: int = 20, game_id: str = "kings-kilt", seed: int = 0) -> dict[str, Any]:
+    """Plays our IS-MCTS against OpenSpiel's ISMCTSBot at equal iterations, seats alternating."""
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from . import openspiel
+
+    openspiel.register([game_id])
+    osg = pyspiel.load_game(openspiel.short_name(game_id), {"players": 2})
+    km = osg.km
+    score = 0.0
+    cpu = {"ours": 0.0, "openspiel": 0.0}
+    decisions = {"ours": 0, "openspiel": 0}
+    for g in range(games):
+        ours_seat = g % 2
+        rng = random.Random(f"{seed}/{g}")
+        rs = np.random.RandomState(seed * 1000 + g)
+        bot = ismcts.ISMCTSBot(osg, mcts.RandomRolloutEvaluator(1, rs), 0.7, iterations, random_state=rs)
+        ours = _our_agent(iterations)
+        state = osg.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(_draw(state.chance_outcomes(), rng))
+                continue
+            p = state.current_player()
+            t = time.process_time()
+            if p == ours_seat:
+                a = ours.act(_observation(km, openspiel.to_kingmaker(state), p, rng))
+                who = "ours"
+            else:
+                a = bot.step(state)
+                who = "openspiel"
+            cpu[who] += time.process_time() - t
+            decisions[who] += 1
+            state.apply_action(int(a))
+        score += state.returns()[ours_seat]
+    lo, hi = _wilson(score, games)
+    return {
+        "game": game_id,
+        "iterations": iterations,
+        "games": games,
+        "ours_score": score / games,
+        "ci95": [lo, hi],
+        "ours_cpu_per_decision": cpu["ours"] / max(1, decisions["ours"]),
+        "openspiel_cpu_per_decision": cpu["openspiel"] / max(1, decisions["openspiel"]),
+    }
+
+
+def format_envs(rows: list[dict[str, Any]]) -> str:
+    lines = ["| env | through | steps/s (CPU) | games |", "| --- | --- | ---: | ---: |"]
+    for r in rows:
+        lines.append(f"| {r['env']} | {r['api']} | {r['steps_per_s']:,.0f} | {r['games']} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="kingmaker.rl speed benchmarks")
+    sub = ap.add_subparsers(dest="what", required=True)
+    e = sub.add_parser("envs")
+    e.add_argument("--seconds", type=float, default=3.0)
+    e.add_argument("--game", action="append", default=None)
+    m = sub.add_parser("ismcts")
+    m.add_argument("--iterations", type=int, default=50)
+    m.add_argument("--games", type=int, default=20)
+    m.add_argument("--speed-iterations", type=int, default=200)
+    m.add_argument("--positions", type=int, default=8)
+    args = ap.parse_args(argv)
+    if args.what == "envs":
+        rows = env_speed(args.seconds, args.game)
+        print(format_envs(rows))
+        print(json.dumps(rows))
+    else:
+        speed = ismcts_speed(args.speed_iterations, args.positions)
+        print(json.dumps(speed), flush=True)
+        print(json.dumps(ismcts_match(args.iterations, args.games)))
+
+
+if __name__ == "__main__":
+    main()
