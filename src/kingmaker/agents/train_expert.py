@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import random
 import time
 from collections.abc import Callable
@@ -44,15 +45,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+# Small matrices: BLAS threads only spin on a shared machine (60 times the CPU time per step).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-from ..core.api import CHANCE, TERMINAL
-from ..core.match import Match, Observation, sample_chance
-from ..core.registry import make
-from ..rl.policy import MaskedPolicy
-from ..rl.train import Adam, _clip
-from .expert import NETS_DIR, ExpertAgent, ExpertConfig, ExpertNet
-from .search import ISMCTSAgent, parse_level
+import numpy as np  # noqa: E402
+
+from ..core.api import CHANCE, TERMINAL  # noqa: E402
+from ..core.match import Match, Observation, sample_chance  # noqa: E402
+from ..core.registry import make  # noqa: E402
+from ..rl.policy import MaskedPolicy  # noqa: E402
+from ..rl.train import Adam, _clip  # noqa: E402
+from .expert import NETS_DIR, ExpertAgent, ExpertConfig, ExpertNet  # noqa: E402
+from .search import ISMCTSAgent, parse_level  # noqa: E402
 
 __all__ = ["ExpertTrainConfig", "expert_gradients", "play_game", "train_expert"]
 
