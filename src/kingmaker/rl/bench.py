@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["env_speed", "format_envs", "ismcts_match", "ismcts_speed"]
+__all__ = ["env_speed", "format_envs", "ismcts_match", "ismcts_speed", "step_costs"]
 
 
 def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -113,6 +113,49 @@ def _os_loop(game: Any, seconds: float) -> dict[str, float]:
     return {"steps_per_s": steps / cpu, "games": games, "steps": steps, "cpu": cpu}
 
 
+def step_costs(game_id: str, states: int = 300) -> dict[str, float]:
+    """Returns microseconds of CPU per call on states of seeded random play (min players).
+
+    ``engine``: legal_actions + apply (+ the chance that follows); ``tensor``:
+    observation_tensor; ``array``: its conversion to a float32 array; ``mask``:
+    the int8 legal-action mask. Where an env step's time goes.
+    """
+    import kingmaker
+
+    from ._common import Encoder
+
+    game = kingmaker.make(game_id)
+    enc = Encoder(game)
+    rng = random.Random(0)
+    seen: list[tuple[Any, int]] = []
+    while len(seen) < states:
+        s = game.new_initial_state()
+        while not game.is_terminal(s) and len(seen) < states:
+            cp = game.current_player(s)
+            if cp == kingmaker.CHANCE:
+                s = game.apply(s, _draw(game.chance_outcomes(s), rng))
+                continue
+            p = game.acting_players(s)[0]
+            seen.append((s, p))
+            s = game.apply(s, rng.choice(game.legal_actions(s, p)), p)
+    out = {}
+    reps = 3
+
+    def timed(fn: Callable[[Any, int], Any]) -> float:
+        t = time.process_time()
+        for _ in range(reps):
+            for s, p in seen:
+                fn(s, p)
+        return (time.process_time() - t) / (reps * len(seen)) * 1e6
+
+    out["engine"] = timed(lambda s, p: game.apply(s, game.legal_actions(s, p)[0], p))
+    out["tensor"] = timed(game.observation_tensor)
+    lists = {id(s): game.observation_tensor(s, p) for s, p in seen}
+    out["array"] = timed(lambda s, p: np.asarray(lists[id(s)], dtype=np.float32))
+    out["mask"] = timed(enc.mask)
+    return out
+
+
 def env_speed(seconds: float = 3.0, games: list[str] | None = None) -> list[dict[str, Any]]:
     """Returns one row per env: name, kind, steps per CPU second, games played."""
     import pyspiel
@@ -127,7 +170,7 @@ def env_speed(seconds: float = 3.0, games: list[str] | None = None) -> list[dict
     for gid in ids:
         n = kingmaker.game_class(gid).min_players
         r = _pz_loop(lambda gid=gid, n=n: km_env(gid, players=n), seconds)
-        rows.append({"env": f"{gid} ({n}p)", "api": "kingmaker PettingZoo AEC", **r})
+        rows.append({"env": f"{gid} ({n}p)", "api": "kingmaker PettingZoo AEC", **r, "costs_us": step_costs(gid)})
     openspiel.register(ids)
     for gid in ids:
         n = kingmaker.game_class(gid).min_players
@@ -274,9 +317,14 @@ def ismcts_match(iterations: int = 50, games: int = 20, game_id: str = "kings-ki
 
 
 def format_envs(rows: list[dict[str, Any]]) -> str:
-    lines = ["| env | through | steps/s (CPU) | games |", "| --- | --- | ---: | ---: |"]
+    lines = [
+        "| env | through | steps/s (CPU) | games | µs per call: engine / tensor / array / mask |",
+        "| --- | --- | ---: | ---: | --- |",
+    ]
     for r in rows:
-        lines.append(f"| {r['env']} | {r['api']} | {r['steps_per_s']:,.0f} | {r['games']} |")
+        c = r.get("costs_us")
+        costs = " / ".join(f"{c[k]:.0f}" for k in ("engine", "tensor", "array", "mask")) if c else ""
+        lines.append(f"| {r['env']} | {r['api']} | {r['steps_per_s']:,.0f} | {r['games']} | {costs} |")
     return "\n".join(lines)
 
 

@@ -1,21 +1,29 @@
-"""A baseline that learns: masked PPO in numpy (no torch, no jax).
+"""A baseline that learns: behaviour cloning, then masked PPO, in numpy (no torch, no jax).
 
-    python -m kingmaker.rl.train --game kings-kilt --players 2 --opponent random \\
-        --episodes 20000 --out kk.npz --curve curve.csv
+    python -m kingmaker.rl.train --game kings-kilt --players 2 --opponent random \
+        --teacher ismcts:easy --teacher-games 200 --episodes 0 --hidden 256 \
+        --out kk.npz --curve curve.csv --plot curve.png
 
-One seat (drawn at random each episode, so the policy learns every seat)
-plays ``KingmakerEnv`` against agent specs. Every update collects ``batch``
-whole episodes from ``envs`` environments stepped in lockstep (one batched
-forward pass per step), then takes ``epochs`` passes of Adam steps over
-minibatches of PPO's loss
+1. **Imitation** (optional, ``--teacher``): a teacher agent (any spec) plays
+   the learning seat of ``teacher_games`` episodes against the opponents,
+   deciding from its ``Observation`` only; the network is fitted to its moves
+   (cross-entropy on the masked softmax, 15% of the moves held out).
+2. **PPO** (``--episodes``): one seat (drawn at random each episode, so the
+   policy learns every seat) plays ``KingmakerEnv`` against the opponents.
+   Every update collects ``batch`` whole episodes from ``envs`` environments
+   stepped in lockstep (one batched forward pass per step), then takes
+   ``epochs`` passes of Adam steps over minibatches of PPO's loss
 
-    loss = -mean(min(r A, clip(r, 1-e, 1+e) A)) + value_coef * mean((V(x) - G)^2) - entropy_coef * mean(H)
+       loss = -mean(min(r A, clip(r, 1-e, 1+e) A)) + value_coef * mean((V(x) - G)^2) - entropy_coef * mean(H)
 
-with r the probability ratio of the new and the collecting policy, G the
-episode's final reward (centred: +0.5 a win, -0.5 a loss, 0 a tie in a
-two-player game; no discount) and A = G - V(x), normalised over the batch. The policy never
-chooses an illegal action: the mask zeroes it before the softmax, so the
-gradient flows only through legal actions.
+   with r the probability ratio of the new and the collecting policy, G the
+   reward-to-go (the centred final reward: +0.5 a win, -0.5 a loss in two
+   players; plus, for games with a ``score`` figure, potential-based shaping
+   ``shaping * (score lead)/10`` that sums to the final lead and so leaves
+   the best policy unchanged; no discount) and A = G - V(x), normalised.
+
+The policy never chooses an illegal action: the mask zeroes it before the
+softmax, so the gradient flows only through legal actions.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ import numpy as np
 from .gymnasium import KingmakerEnv
 from .policy import MaskedPolicy
 
-__all__ = ["Adam", "TrainConfig", "gradients", "log_probs", "train", "write_curve"]
+__all__ = ["Adam", "TrainConfig", "gradients", "log_probs", "plot_curve", "train", "write_curve"]
 
 
 @dataclass
@@ -59,6 +67,7 @@ class TrainConfig:
     teacher: str | None = None
     teacher_games: int = 0
     imitation_epochs: int = 30
+    init: str | None = None
     seed: int = 0
 
 
@@ -246,7 +255,11 @@ def train(
         for _ in range(cfg.envs)
     ]
     game = envs[0].game
-    policy = MaskedPolicy.for_game(game, cfg.hidden, cfg.seed)
+    if cfg.init:
+        policy = MaskedPolicy.load(cfg.init)
+        policy.check_game(game)
+    else:
+        policy = MaskedPolicy.for_game(game, cfg.hidden, cfg.seed)
     start = time.process_time()
     imitation: list[dict[str, Any]] = []
     if cfg.teacher and cfg.teacher_games > 0:
@@ -328,9 +341,12 @@ def train(
             if on_update is not None:
                 on_update(row)
             done_x, done_m, done_a, done_g, finished = [], [], [], [], []
+    before = policy.meta.get("trained")
     policy.meta.update(
         {
             "trained": {
+                "init": cfg.init,
+                "before": before,
                 "algorithm": "masked PPO (clipped surrogate, value baseline, numpy)"
                 + (f" after behaviour cloning of {cfg.teacher}" if imitation else ""),
                 "teacher": cfg.teacher if imitation else None,
@@ -372,6 +388,47 @@ def write_curve(rows: Sequence[dict[str, Any]], path: str | Path) -> None:
         w.writerows(rows)
 
 
+def plot_curve(rows: Sequence[dict[str, Any]], path: str | Path, title: str = "") -> None:
+    """Draws the learning curve (matplotlib): imitation agreement by epoch, PPO win rate by episode."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    imitation = [r for r in rows if r["phase"] == "imitation"]
+    ppo = [r for r in rows if r["phase"] == "ppo"]
+    panels = [p for p in (imitation, ppo) if p]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 3.6), squeeze=False)
+    k = 0
+    if imitation:
+        ax = axes[0][k]
+        ax.plot([r["epoch"] for r in imitation], [r["held_out_agreement"] for r in imitation], marker=".")
+        ax.set_xlabel("imitation epoch")
+        ax.set_ylabel("held-out agreement with the teacher")
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+        k += 1
+    if ppo:
+        ax = axes[0][k]
+        eps = np.array([r["episodes"] for r in ppo])
+        win = np.array([r["win_rate"] for r in ppo])
+        w = max(1, len(win) // 25)
+        smooth = np.convolve(win, np.ones(w) / w, mode="valid")
+        ax.plot(eps, win, alpha=0.25, label="win rate per batch")
+        ax.plot(eps[w - 1 :], smooth, label=f"mean of {w} batches")
+        ax.set_xlabel("PPO episodes")
+        ax.set_ylabel("win rate (training batches)")
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="lower right")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", default="kings-kilt")
@@ -389,9 +446,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--teacher", default=None, help="agent spec to imitate first (e.g. ismcts:easy)")
     ap.add_argument("--teacher-games", type=int, default=0)
     ap.add_argument("--imitation-epochs", type=int, default=30)
+    ap.add_argument("--init", default=None, help="start from this policy file instead of fresh weights")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", required=True, help="the .npz file to write")
     ap.add_argument("--curve", default=None, help="a CSV of per-update statistics")
+    ap.add_argument("--plot", default=None, help="a PNG of the learning curve (needs matplotlib)")
     args = ap.parse_args(argv)
     options = dict(pair.split("=", 1) for pair in args.option)
     cfg = TrainConfig(
@@ -410,6 +469,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         teacher=args.teacher,
         teacher_games=args.teacher_games,
         imitation_epochs=args.imitation_epochs,
+        init=args.init,
         seed=args.seed,
     )
 
@@ -435,6 +495,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.curve and rows:
         write_curve(rows, args.curve)
         print(f"wrote {args.curve}")
+    if args.plot and rows:
+        plot_curve(rows, args.plot, f"{cfg.game}, {cfg.players} players, against {cfg.opponents}")
+        print(f"wrote {args.plot}")
 
 
 if __name__ == "__main__":
