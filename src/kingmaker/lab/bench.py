@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     study = study_from_flags(args.game, [args.players], "heuristic", args.games, seed=1, name="bench")
     times: dict[str, list[float]] = {"one process": [], f"pool ({args.jobs})": [], f"ray ({args.jobs})": []}
+    cpus: dict[str, list[float]] = {k: [] for k in times}  # CPU seconds: driver + workers' games
     print(f"load average before: {os.getloadavg()}")
     t0 = time.perf_counter()
     ray_backend = None if args.no_ray else RayBackend(num_cpus=args.jobs)
@@ -53,8 +54,12 @@ def main(argv: list[str] | None = None) -> None:
             for name, backend in backends:
                 out = Path(tmp) / f"{r}-{name.split()[0]}"
                 t = time.perf_counter()
-                run_study(study, out, backend, fresh=True, flush_every=60)
+                c = time.process_time()
+                res = run_study(study, out, backend, fresh=True, flush_every=60)
                 times[name].append(time.perf_counter() - t)
+                driver = time.process_time() - c
+                # One process: the games run in the driver, so its CPU time is all of it.
+                cpus[name].append(driver if name == "one process" else driver + res.cpu)
                 if backend is not ray_backend:
                     backend.close()
                 rows = _rows(out)
@@ -65,18 +70,23 @@ def main(argv: list[str] | None = None) -> None:
     print(f"load average after: {os.getloadavg()}")
     print(f"{args.game}, {args.players} players, heuristic seats, {args.games} games per run, "
           f"{args.rounds} rounds in turn; median wall time")
-    print("| backend | median s | games/s | runs (s) |")
-    print("|---|---|---|---|")
+    print("| backend | median wall s | games/s (wall) | runs (s) | CPU ms a game (driver + workers) |")
+    print("|---|---|---|---|---|")
     rate = {}
     for name, ts in times.items():
         if not ts:
             continue
         m = statistics.median(ts)
         rate[name] = args.games / m
-        print(f"| {name} | {m:.2f} | {rate[name]:.1f} | {', '.join(f'{t:.2f}' for t in ts)} |")
+        cpu = statistics.median(cpus[name]) / args.games * 1000
+        print(f"| {name} | {m:.2f} | {rate[name]:.1f} | {', '.join(f'{t:.2f}' for t in ts)} | {cpu:.2f} |")
     pool = f"pool ({args.jobs})"
-    print(f"\nparallel efficiency: {rate[pool] / (args.jobs * rate['one process']):.0%} "
+    print(f"\nparallel efficiency (wall): {rate[pool] / (args.jobs * rate['one process']):.0%} "
           f"(speed-up {rate[pool] / rate['one process']:.2f}x on {args.jobs} workers)")
+    one_cpu = statistics.median(cpus["one process"])
+    print(f"work efficiency (CPU): {one_cpu / statistics.median(cpus[pool]):.0%} "
+          "(one process's CPU time over the pool's, driver included: the share of the pool's "
+          "CPU spent on games; on idle cores the speed-up is this times the workers)")
     ray = f"ray ({args.jobs})"
     if ray in rate:
         print(f"ray start-up: {ray_init:.1f} s; ray per run against the pool: "

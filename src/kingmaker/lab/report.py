@@ -87,8 +87,8 @@ def _plots(a: dict, study: Study, dest: Path, stem: str) -> dict[str, Path]:
     fig, ax = plt.subplots(figsize=(width_in, 4))
     if a["cooperative"]:
         rates = [c["team"]["rate"] for c in cells]
-        err = [[r - c["team"]["ci95"][0] for r, c in zip(rates, cells)],
-               [c["team"]["ci95"][1] - r for r, c in zip(rates, cells)]]
+        err = [[max(0.0, r - c["team"]["ci95"][0]) for r, c in zip(rates, cells)],
+               [max(0.0, c["team"]["ci95"][1] - r) for r, c in zip(rates, cells)]]
         ax.bar(range(len(cells)), rates, yerr=err, capsize=3, color="tab:green")
         ax.set_ylabel("team win rate (95% CI)")
     else:
@@ -101,8 +101,8 @@ def _plots(a: dict, study: Study, dest: Path, stem: str) -> dict[str, Path]:
                     s = c["seats"][p]
                     xs.append(i - 0.4 + w * (p + 0.5))
                     ys.append(s["rate"])
-                    lo.append(s["rate"] - s["ci95"][0])
-                    hi.append(s["ci95"][1] - s["rate"])
+                    lo.append(max(0.0, s["rate"] - s["ci95"][0]))
+                    hi.append(max(0.0, s["ci95"][1] - s["rate"]))
             ax.bar(xs, ys, width=w, yerr=[lo, hi], capsize=2, label=f"seat {p}")
         for i, c in enumerate(cells):
             ax.hlines(1 / c["players"], i - 0.45, i + 0.45, colors="k", linestyles="dashed", linewidth=1)
@@ -120,7 +120,8 @@ def _plots(a: dict, study: Study, dest: Path, stem: str) -> dict[str, Path]:
             ag = [next(x for x in c["agents"] if x["agent"] == spec) for c in cells]
             xs = [i - 0.4 + w * (k + 0.5) for i in range(len(cells))]
             ax.bar(xs, [x["rate"] for x in ag], width=w, label=spec, capsize=2,
-                   yerr=[[x["rate"] - x["ci95"][0] for x in ag], [x["ci95"][1] - x["rate"] for x in ag]])
+                   yerr=[[max(0.0, x["rate"] - x["ci95"][0]) for x in ag],
+                         [max(0.0, x["ci95"][1] - x["rate"]) for x in ag]])
         ax.set_xticks(range(len(cells)), labels, rotation=30, ha="right", fontsize=8)
         ax.set_ylabel("win rate per seat-game (95% CI)")
         ax.legend(fontsize=8)
@@ -133,13 +134,13 @@ def _plots(a: dict, study: Study, dest: Path, stem: str) -> dict[str, Path]:
         groups: dict[str, list[dict]] = {}
         for c in cells:
             rest = [f"{c['players']}p"] if opt != "players" else []
-            rest += [f"{k}={v}" for k, v in c["varied"].items() if k != opt]
+            rest += [f"{k}={_fmt(v)}" for k, v in c["varied"].items() if k != opt]
             groups.setdefault(" ".join(rest) or "all", []).append(c)
         for name, cs in groups.items():
-            xs = [str(c["players"] if opt == "players" else c["varied"][opt]) for c in cs]
+            xs = [_fmt(c["players"] if opt == "players" else c["varied"][opt]) for c in cs]
             ys = [c["headline"]["rate"] for c in cs]
-            err = [[y - c["headline"]["ci95"][0] for y, c in zip(ys, cs)],
-                   [c["headline"]["ci95"][1] - y for y, c in zip(ys, cs)]]
+            err = [[max(0.0, y - c["headline"]["ci95"][0]) for y, c in zip(ys, cs)],
+                   [max(0.0, c["headline"]["ci95"][1] - y) for y, c in zip(ys, cs)]]
             ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=name)
         ax.set_xlabel(opt)
         ax.set_ylabel(a["headline"])
