@@ -1,0 +1,83 @@
+"""The web server's rules of engagement: error statuses, close codes, the bot levels it accepts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.api import node_name
+from ..core.errors import BadRequestError, GameError
+from .models import safe_message
+
+__all__ = [
+    "CLOSE_FORBIDDEN",
+    "CLOSE_NOT_FOUND",
+    "CLOSE_SEAT_CHANGED",
+    "HTTP_STATUS",
+    "NAMED_LEVELS",
+    "bot_levels",
+    "check_bot_spec",
+    "error_dict",
+    "http_status",
+    "node_label",
+]
+
+HTTP_STATUS = {
+    "match/not_found": 404,
+    "seat/forbidden": 403,
+    "match/conflict": 409,
+    "game/unknown": 404,
+    "server/busy": 503,
+}
+
+# WebSocket close codes (4000-4999 are the application's).
+CLOSE_FORBIDDEN = 4403  # a token that holds no seat of this match
+CLOSE_NOT_FOUND = 4404
+CLOSE_SEAT_CHANGED = 4401  # the seat changed hands: the token this socket was opened with no longer holds it
+
+NAMED_LEVELS = ("easy", "normal", "hard")
+
+
+def http_status(err: GameError) -> int:
+    return HTTP_STATUS.get(err.code, 400)
+
+
+def error_dict(err: GameError) -> dict:
+    """The error's JSON form with a short, encodable message."""
+    out = err.to_dict()
+    out["message"] = safe_message(str(out.get("message", "")))
+    details = out.get("details") or {}
+    out["details"] = {k: (safe_message(v, 80) if isinstance(v, str) else v) for k, v in details.items()
+                      if len(repr(v)) <= 400}
+    return out
+
+
+def node_label(cp: int) -> int | str:
+    return cp if cp >= 0 else node_name(cp)
+
+
+def bot_levels() -> dict[str, list[str]]:
+    """Returns the bot kinds the agents package offers, with their named levels."""
+    from ..agents import agent_kinds
+
+    return {kind: list(NAMED_LEVELS) if kind in ("ismcts", "team") else [] for kind in agent_kinds()}
+
+
+def check_bot_spec(spec: Any, game: Any, custom: bool = False) -> str:
+    """Returns the bot spec, checked: a named level unless ``custom`` specs are allowed."""
+    from ..agents import agent_kinds, make_agent
+
+    if not isinstance(spec, str) or not spec.strip():
+        raise BadRequestError("a bot seat needs a bot kind such as 'heuristic' or 'ismcts:normal'")
+    spec = spec.strip().lower()
+    if not custom:
+        kind, _, level = spec.partition(":")
+        ok = (kind in ("random", "heuristic") and not level) or (
+            kind in ("ismcts", "team") and level in ("",) + NAMED_LEVELS)
+        if not ok or kind not in agent_kinds():
+            raise BadRequestError(
+                "this server plays only the named bot levels: random, heuristic, "
+                "ismcts:easy|normal|hard, team:easy|normal|hard",
+                allowed=["random", "heuristic"] + [f"{k}:{lv}" for k in ("ismcts", "team") for lv in NAMED_LEVELS],
+            )
+    make_agent(spec, game)  # raises GameError for an unknown kind or level
+    return spec
