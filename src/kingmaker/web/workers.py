@@ -216,8 +216,14 @@ class Workers:
         finally:
             self.waiting -= 1
         try:
-            loop = asyncio.get_running_loop()
-            fut = loop.run_in_executor(self._executor(), fn, *args)
+            pool = self._executor()
+            if self.processes:
+                # Submitting may start a worker (and, the first time, the fork server): that
+                # blocks, so it is done in a thread, never on the event loop.
+                cf = await asyncio.to_thread(pool.submit, fn, *args)
+                fut = asyncio.wrap_future(cf)
+            else:
+                fut = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
             return await (asyncio.wait_for(fut, wall) if wall else fut)
         except concurrent.futures.BrokenExecutor:
             log.error("the %s workers died; starting new ones", self.name)
