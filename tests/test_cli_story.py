@@ -126,3 +126,16 @@ def test_hot_seat_final_screen_tells_the_spectator_story():
     assert "you are dealt" not in tail
     assert "Result: " in tail and "Figures" in tail
     assert any(line.startswith(("player 0: ", "player 1: ")) for line in tail.splitlines())
+
+
+def test_replay_ends_with_the_outcome_and_figures(tmp_path):
+    """`kingmaker replay` of a finished game ends like the final screen: who won, why, the figures."""
+    save = tmp_path / "g.json"
+    play("kings-kilt", "--players", "2", "--seed", "6", "--bot", "random", "--save", str(save), input="1\n" * 400)
+    rec = kingmaker.Record.load(save)
+    game = rec.make_game()
+    sentence = game.outcome(rec.replay(game))["text"]
+    r = CliRunner().invoke(main, ["replay", str(save), "--seat", "1"], catch_exceptions=False)
+    text = " ".join(r.output.split())
+    assert "Result: " + sentence[0].upper() + sentence[1:] + "." in text
+    assert "Figures" in text and "influence left" in text
