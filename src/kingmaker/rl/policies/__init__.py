@@ -1,0 +1,1 @@
+"""Trained policies shipped with the package (``policy:<stem>`` agent specs load them)."""
