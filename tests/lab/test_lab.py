@@ -110,7 +110,7 @@ def test_resume_after_a_kill_gives_the_whole_run(tmp_path):
            "--quiet", "--flush-every", "0"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300
         while time.monotonic() < deadline and proc.poll() is None:
             if len(list((out / "parts").glob("*.parquet"))) >= 3:
                 break
