@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core.api import Game
 from ..core.errors import GameError
+from .features import feature_transform
 
 __all__ = ["POLICY_DIR", "MaskedPolicy", "find_policy"]
 
@@ -47,7 +48,8 @@ class MaskedPolicy:
         self.params = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
         self.meta = dict(meta)
         self.layers = sum(1 for k in self.params if k.startswith("W") and k[1:].isdigit())
-        self.obs_size = int(self.params["W0"].shape[0])
+        self.transform, extra = feature_transform(self.meta.get("features"), int(self.meta.get("players") or 2))
+        self.obs_size = int(self.params["W0"].shape[0]) - extra  # the game's tensor size
         self.num_actions = int(self.params["Wp"].shape[1])
 
     # ---- construction -----------------------------------------------------------------
@@ -63,7 +65,9 @@ class MaskedPolicy:
         """Returns a freshly initialised network (scaled normal weights, small policy head)."""
         rng = np.random.default_rng(seed)
         params: dict[str, np.ndarray] = {}
-        size = obs_size
+        meta = dict(meta or {})
+        _, extra = feature_transform(meta.get("features"), int(meta.get("players") or 2))
+        size = obs_size + extra
         for i, h in enumerate(hidden):
             params[f"W{i}"] = rng.normal(0.0, 1.0 / np.sqrt(size), (size, h))
             params[f"b{i}"] = np.zeros(h)
@@ -72,24 +76,28 @@ class MaskedPolicy:
         params["bp"] = np.zeros(num_actions)
         params["Wv"] = rng.normal(0.0, 1.0 / np.sqrt(size), (size, 1))
         params["bv"] = np.zeros(1)
-        return cls(params, {"obs_size": obs_size, "num_actions": num_actions, "hidden": list(hidden), **(meta or {})})
+        return cls(params, {"obs_size": obs_size, "num_actions": num_actions, "hidden": list(hidden), **meta})
 
     @classmethod
-    def for_game(cls, game: Game, hidden: Sequence[int] = (128,), seed: int = 0, **meta: Any) -> MaskedPolicy:
-        """Returns a fresh network sized for ``game``, with the game named in its meta."""
+    def for_game(
+        cls, game: Game, hidden: Sequence[int] = (128,), seed: int = 0, features: str | None = None, **meta: Any
+    ) -> MaskedPolicy:
+        """Returns a fresh network sized for ``game``, with the game (and a feature transform) in its meta."""
         info = game.info
         return cls.create(
             int(np.prod(info.observation_shape)),
             info.num_distinct_actions,
             hidden,
             seed,
-            {"game": info.id, "players": game.num_players, "options": dict(game.option_values), **meta},
+            {"game": info.id, "players": game.num_players, "options": dict(game.option_values), "features": features, **meta},
         )
 
     # ---- inference --------------------------------------------------------------------
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
         """Returns (logits, values, hidden activations) for a batch ``x`` of shape (B, obs_size)."""
         p = self.params
+        if self.transform is not None:
+            x = self.transform(x)
         h = x
         acts = [x]
         for i in range(self.layers):

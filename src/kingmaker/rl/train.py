@@ -68,6 +68,7 @@ class TrainConfig:
     teacher_games: int = 0
     imitation_epochs: int = 30
     init: str | None = None
+    features: str | None = None
     seed: int = 0
 
 
@@ -259,7 +260,7 @@ def train(
         policy = MaskedPolicy.load(cfg.init)
         policy.check_game(game)
     else:
-        policy = MaskedPolicy.for_game(game, cfg.hidden, cfg.seed)
+        policy = MaskedPolicy.for_game(game, cfg.hidden, cfg.seed, features=cfg.features)
     start = time.process_time()
     imitation: list[dict[str, Any]] = []
     if cfg.teacher and cfg.teacher_games > 0:
@@ -446,6 +447,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--teacher", default=None, help="agent spec to imitate first (e.g. ismcts:easy)")
     ap.add_argument("--teacher-games", type=int, default=0)
     ap.add_argument("--imitation-epochs", type=int, default=30)
+    ap.add_argument("--features", default=None, help="a feature transform of kingmaker.rl.features")
     ap.add_argument("--init", default=None, help="start from this policy file instead of fresh weights")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", required=True, help="the .npz file to write")
@@ -470,6 +472,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         teacher_games=args.teacher_games,
         imitation_epochs=args.imitation_epochs,
         init=args.init,
+        features=args.features,
         seed=args.seed,
     )
 
