@@ -37,6 +37,7 @@ from .hub import (
     Hub,
     Subscriber,
     bot_levels,
+    encode,
     error_dict,
     http_status,
 )
@@ -289,7 +290,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, mid: str) -> None:
     closed = False
 
     async def send(msg: dict | str) -> None:
-        text = msg if isinstance(msg, str) else json.dumps(msg, separators=(",", ":"))
+        text = msg if isinstance(msg, str) else encode(msg)
         async with send_lock:
             if not closed:
                 await websocket.send_text(text)

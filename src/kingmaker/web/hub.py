@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic_core import to_json
+
 from ..core.api import CHANCE, SIMULTANEOUS, TERMINAL, check_options
 from ..core.errors import (
     BadRequestError,
@@ -53,6 +55,11 @@ from .storage import ActionRow, MatchRow, SeatRow, Storage, hash_token
 from .workers import MatchRecord, Workers, bot_move, build_replay
 
 log = logging.getLogger("kingmaker.web")
+
+
+def encode(msg: dict) -> str:
+    """A message as compact JSON text (pydantic-core's encoder: about twice as fast as json.dumps)."""
+    return to_json(msg).decode()
 
 __all__ = ["BadRequestError", "Hub", "LiveMatch", "NotFoundError", "SeatForbiddenError", "ServerBusyError"]
 
@@ -678,7 +685,7 @@ class Hub:
             got = cache.get(key)
             if got is None:
                 msg = self.payload(live, sub.seat, sub.log_sent)
-                got = cache[key] = (msg["log"]["total"], json.dumps(msg, separators=(",", ":")))
+                got = cache[key] = (msg["log"]["total"], encode(msg))
             sub.log_sent = got[0]
             try:
                 await sub.send(got[1])  # encoded once for every socket of the seat
