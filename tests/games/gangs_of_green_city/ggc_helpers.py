@@ -1,4 +1,4 @@
-"""Builds Gangs Of Green City positions for the tests, with places and cards written by name."""
+"""Builds Gangs of Green City positions for the tests, with places and cards written by name."""
 
 from __future__ import annotations
 

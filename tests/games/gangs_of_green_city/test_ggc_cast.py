@@ -127,19 +127,23 @@ def test_professor_vance_power_ends_recruitment_with_four_cards() -> None:
 
 
 def test_professor_vance_weakness_absent_minded_discards_a_card_of_her_choice() -> None:
-    """ESCALATION! #2 features Professor Vance: she discards one card of her choice, however few."""
+    """ESCALATION! #2 features Professor Vance: holding five cards or more, she discards one card
+    of her choice (GGC-16); with fewer she keeps them."""
     g = game()
+    five = ["Iago", "Catacombs", "Stadium", "Clocktower", "Marconi Docks"]
     s = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
-                 hands=[[], ["Iago", "Catacombs"]])
+                 hands=[[], five])
     s = _escalate(g, s, 2, "Courthouse")  # Courthouse features Detective Ruiz (not in play)
     assert s.pick_player == 1 and s.pick_n == 1 and s.pick_kind == PICK_ONE and g.current_player(s) == 1
-    assert set(names(g, s)) == {"discard Iago", "discard Catacombs"}
+    assert set(names(g, s)) == {f"discard {c}" for c in five}
     s = g.play(s, "discard Catacombs", 1)
-    assert s.hands[1] == (C("Iago"),) and s.pick_n == 0
-    # with an empty hand there is nothing to discard
-    s2 = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1)
-    s2 = _escalate(g, s2, 2, "Courthouse")
-    assert s2.pick_n == 0 and g.current_player(s2) < 0
+    assert len(s.hands[1]) == 4 and C("Catacombs") not in s.hands[1] and s.pick_n == 0
+    # with two cards (or none) there is nothing to discard
+    for hand in (["Iago", "Catacombs"], []):
+        s2 = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
+                      hands=[[], hand])
+        s2 = _escalate(g, s2, 2, "Courthouse")
+        assert s2.pick_n == 0 and g.current_player(s2) < 0 and len(s2.hands[1]) == len(hand)
 
 
 def test_every_card_option_professor_vance_weakness_absent_minded_holding_five_cards() -> None:

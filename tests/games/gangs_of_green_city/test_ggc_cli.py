@@ -1,4 +1,4 @@
-"""The terminal tells the story of a Gangs Of Green City game (issue 12, "The terminal tells the story").
+"""The terminal tells the story of a Gangs of Green City game (issue 12, "The terminal tells the story").
 
 Chance events say what they did ("gang card Iago: a sphere of the Tonys", "riot at Iago (war 3/8)",
 "ESCALATION!: 3 spheres at ...", "Absent-minded: Professor Vance discards ..."), the board has a
@@ -73,7 +73,6 @@ def _scripted_record(tmp_path) -> str:
         play(None)
     for text in ("hero card Swamp Gate", "escalation 2", "gang card Marconi Docks"):
         play(text)
-    play("discard Swamp Gate")
     play("gang card Marconi Docks")
     play("gang card Bellini Bakery")
     rec = kingmaker.Record(g.id, 2, dict(g.option_values), tuple(actions))
@@ -83,18 +82,18 @@ def _scripted_record(tmp_path) -> str:
 
 
 def test_replay_tells_an_escalation_whose_two_cards_feature_professor_vance(tmp_path) -> None:
-    """GGC-12 in the log: the ESCALATION! card's Absent-minded first, the bottom card's after the
-    discard; then the discards go on top as a layer, and the Gang Leader's first card riots."""
+    """GGC-12 in the log: the ESCALATION! card's Absent-minded first, then the bottom card's; then
+    the discards go on top as a layer, and the Gang Leader's first card riots."""
     out = _run("replay", _scripted_record(tmp_path))
     assert "cast card: player 1 is Professor Vance" in out
     assert "set-up gang card Stadium: 3 spheres of the Officials" in out
     assert "set-up gang card Clocktower: 1 sphere of the Left Hand" in out
     assert "hero card Swamp Gate to Professor Vance (player 1)" in out
     assert "hero card ESCALATION! #2 (Professor Vance): the escalation meter moves to 1 (2 gang cards a turn)" in out
+    # Absent-minded takes a card only from a hand of five or more (GGC-16): with one card she keeps it,
+    # for the ESCALATION! card and then for its bottom card
     assert ("ESCALATION!: 3 spheres of the Tonys at Marconi Docks (the bottom gang card); Absent-minded: "
-            "Professor Vance (player 1) must discard a card; Professor Vance's weakness for Marconi Docks "
-            "waits for that discard") in out
-    assert ("player 1: Absent-minded: Professor Vance discards Swamp Gate; Absent-minded: Professor Vance "
+            "Professor Vance (player 1) holds too few cards to discard; Absent-minded: Professor Vance "
             "(player 1) holds too few cards to discard; the gang discard pile (12 cards) is shuffled and laid "
             "on top of the gang draw pile") in out
     assert "gang card Marconi Docks: riot at Marconi Docks (war 1/8)" in out

@@ -3,6 +3,7 @@ weaknesses on ESCALATION! only, a defeated gang's escalation card, the sphere li
 
 from __future__ import annotations
 
+import pytest
 from ggc_helpers import C, P, count, game, position
 
 from kingmaker.core.api import CHANCE
@@ -20,13 +21,14 @@ def _escalate(g, s, escalation: int, bottom: str):
     return g.play(s, f"gang card {bottom}")
 
 
-def test_absent_minded_applies_card_after_card_she_stops_at_four_with_every_card() -> None:
+@pytest.mark.parametrize("weaknesses", ["escalation", "every_card"])
+def test_absent_minded_applies_card_after_card_she_stops_at_four(weaknesses: str) -> None:
     """Issue 12 bug 3. Drawing Cards: 'paying special attention to the featured character's
     weakness'; GGC-12: the ESCALATION! card's weakness, then the bottom card's, one after the other.
-    ESCALATION! #2 and its bottom card Marconi Docks both feature Professor Vance. With the milder
-    Absent-minded of weaknesses=every_card (holding five or more) she discards once, to four, and
-    then holds too few for the second card: she stops at four, not three."""
-    g = game(weaknesses="every_card")
+    ESCALATION! #2 and its bottom card Marconi Docks both feature Professor Vance. Absent-minded
+    (holding five or more, GGC-16) makes her discard once, to four; the second card's weakness is
+    applied after that discard and finds too few cards: she stops at four, not three."""
+    g = game() if weaknesses == "escalation" else game(weaknesses="every_card")
     s = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
                  hands=[[], FIVE])
     s = _escalate(g, s, 2, "Marconi Docks")
@@ -36,25 +38,22 @@ def test_absent_minded_applies_card_after_card_she_stops_at_four_with_every_card
     assert s.pick_n == 0 and s.weak_next == () and g.current_player(s) == CHANCE
 
 
-def test_absent_minded_twice_in_one_escalation_is_two_choices_one_after_the_other() -> None:
-    """By default Absent-minded takes a card whatever the hand (GGC-16): the two cards featuring
-    her make two discards, the second chosen after the first is made (GGC-12)."""
+def test_absent_minded_with_six_cards_discards_twice_one_choice_after_the_other() -> None:
+    """GGC-12: with six cards both weaknesses take a card, the second chosen after the first
+    is made; below five cards she keeps her hand."""
     g = game()
     s = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
-                 hands=[[], FIVE])
+                 hands=[[], [*FIVE, "Casino Fortuna"]])
     s = _escalate(g, s, 2, "Marconi Docks")
     assert s.pick_n == 1 and s.weak_next == (1, P("Marconi Docks"))
     s = g.play(s, "discard Clocktower", 1)
-    assert s.pick_n == 1 and s.weak_next == () and len(s.hands[1]) == 4
+    assert s.pick_n == 1 and s.weak_next == () and len(s.hands[1]) == 5
     s = g.play(s, "discard Iago", 1)
-    assert len(s.hands[1]) == 3 and s.pick_n == 0
-    # with one card she discards it; the second card finds an empty hand
+    assert len(s.hands[1]) == 4 and s.pick_n == 0 and C("Iago") not in s.hands[1]
     s = position(g, cast=["Mayor Maple", "Professor Vance"], pawns=["Lighthouse", "Stadium"], moves=1,
                  hands=[[], ["Iago"]])
     s = _escalate(g, s, 2, "Marconi Docks")
-    assert s.pick_n == 1
-    s = g.play(s, "discard Iago", 1)
-    assert s.hands[1] == () and s.pick_n == 0 and g.current_player(s) == CHANCE
+    assert s.pick_n == 0 and s.hands[1] == (C("Iago"),)
 
 
 def test_the_bottom_cards_weakness_waits_for_the_escalation_cards_discard() -> None:
@@ -62,7 +61,7 @@ def test_the_bottom_cards_weakness_waits_for_the_escalation_cards_discard() -> N
     Casino Fortuna features Nell the Cabbie; Nell is towed only once Vance's discard is made."""
     g = game()
     s = position(g, cast=["Professor Vance", "Nell the Cabbie"], pawns=["Lighthouse", "Stadium"], moves=1,
-                 hands=[["Iago"], []])
+                 hands=[FIVE, []])
     s = _escalate(g, s, 2, "Casino Fortuna")
     assert g.current_player(s) == 0 and s.pick_n == 1 and s.pawns[1] == P("Stadium")
     assert g.view(s, 1)["pending_weakness"] == {"cast": "Nell the Cabbie", "poi": "Casino Fortuna"}

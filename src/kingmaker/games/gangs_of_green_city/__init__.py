@@ -1,4 +1,4 @@
-"""Gangs Of Green City (2-5 players, co-operative): registers the game ``gangs-of-green-city``.
+"""Gangs of Green City (2-5 players, co-operative): registers the game ``gangs-of-green-city``.
 
 The package composes as a tree: ``state``, ``actions`` and ``data`` at the bottom;
 ``resolve`` (how a move or chance outcome changes a state); ``rules`` (the rules

@@ -1,4 +1,4 @@
-"""Gangs Of Green City actions as ints, and their notation.
+"""Gangs of Green City actions as ints, and their notation.
 
     0..47      travel to an adjacent POI                     "travel Iago"
     48..95     wormhole: play the destination's card         "escape to Iago"
@@ -116,7 +116,7 @@ def to_str(action: int, giver_is_active: bool = True) -> str:
         if c >= ESC_CARD0:
             return f"escalation {c - ESC_CARD0 + 1}"
         return f"hero card {hero_card_name(c)}"
-    raise ValueError(f"no Gangs Of Green City action {action}")
+    raise ValueError(f"no Gangs of Green City action {action}")
 
 
 def _poi(text: str) -> int | None:

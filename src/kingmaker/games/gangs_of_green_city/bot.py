@@ -1,4 +1,4 @@
-"""The Gangs Of Green City team heuristic.
+"""The Gangs of Green City team heuristic.
 
 Co-operative with open hands, so it reads the whole (public) state. Moves are
 chosen greedily: each legal move is applied and the result scored by

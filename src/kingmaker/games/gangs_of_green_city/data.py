@@ -1,4 +1,4 @@
-"""Gangs Of Green City components, read once from ``gangs_of_green_city.json``.
+"""Gangs of Green City components, read once from ``gangs_of_green_city.json``.
 
 Ids used everywhere::
 

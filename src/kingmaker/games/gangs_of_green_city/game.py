@@ -1,4 +1,4 @@
-"""The Gangs Of Green City ``Game``: composes ``rules``, ``view`` and ``bot`` and registers the game.
+"""The Gangs of Green City ``Game``: composes ``rules``, ``view`` and ``bot`` and registers the game.
 
 The rules are functions of the game and a state in ``rules.py``; this class binds
 them as its methods (no extra call) and declares the options. The base class
@@ -21,10 +21,10 @@ from .state import State
 
 @register
 class GangsOfGreenCity(Game):
-    """Gangs Of Green City: a team of heroes ends the recruitment of four gangs before riots win."""
+    """Gangs of Green City: a team of heroes ends the recruitment of four gangs before riots win."""
 
     id = "gangs-of-green-city"
-    name = "Gangs Of Green City"
+    name = "Gangs of Green City"
     min_players = 2
     max_players = 5
     has_chance = True
@@ -60,7 +60,7 @@ class GangsOfGreenCity(Game):
             "escalation",
             ("escalation", "every_card"),
             "when featured weaknesses apply: 'escalation' (the rulebook: the ESCALATION! card and its "
-            "bottom card) or 'every_card' (every gang card too, with milder Exhausted and Absent-minded)",
+            "bottom card) or 'every_card' (every gang card too, with a milder Exhausted)",
         ),
     )
     State = State

@@ -1,4 +1,4 @@
-"""Gangs Of Green City for learning agents: the observation tensor and the information state string.
+"""Gangs of Green City for learning agents: the observation tensor and the information state string.
 
 Nothing is secret (hands are open, both discard piles may be examined, the decks'
 orders are not stored), so both are built straight from the state: every field read

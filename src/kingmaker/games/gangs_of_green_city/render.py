@@ -1,4 +1,4 @@
-"""A text picture of a Gangs Of Green City view (never of a state), with a legend of its symbols."""
+"""A text picture of a Gangs of Green City view (never of a state), with a legend of its symbols."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Gangs Of Green City: how a move or a chance outcome changes the state (used by ``rules``).
+"""Gangs of Green City: how a move or a chance outcome changes the state (used by ``rules``).
 
 The functions here edit ``w``, the state's fields as a list (``state.unpack``), and
 ``settle`` runs the automatic steps that follow (discards, windows, the Gang Leader,
@@ -107,7 +107,7 @@ if TYPE_CHECKING:
 
 _ALL_GANGS = (1 << NUM_GANGS) - 1
 RESPITE_IDS = (ROOFTOP, FUNDRAISER, QUIET, WITNESS, WATCH)
-ABSENT_MINDED_HAND = 5  # weaknesses=every_card: Professor Vance discards only holding this many
+ABSENT_MINDED_HAND = 5  # Professor Vance discards only while holding this many (GGC-16, issue 12 bug 3)
 
 
 def _without(t: tuple[int, ...], x: int) -> tuple[int, ...]:
@@ -373,8 +373,10 @@ def _weakness(game: GangsOfGreenCity, w: list, k: int, poi: int, notes: list | N
     """Applies cast member ``k``'s weakness for a card featuring them, if they are in play.
 
     By default (weaknesses only on ESCALATION!) Exhausted adds up (at least one move
-    remains) and Absent-minded takes a card whatever the hand; with the option
-    ``weaknesses=every_card`` they are the milder forms tuned for that (GGC-16).
+    remains); with the option ``weaknesses=every_card`` it is the milder form tuned
+    for that (GGC-16). Absent-minded takes a card while she holds five or more, in
+    both settings: applied card after card, two cards featuring her take her from
+    five cards to four, not three (issue 12 bug 3).
     """
     cast = w[CAST]
     if k not in cast:
@@ -386,7 +388,7 @@ def _weakness(game: GangsOfGreenCity, w: list, k: int, poi: int, notes: list | N
         did = 1 if game.every_card_weakness else min(tired[q] + 1, MOVES - 1)
         w[TIRED] = tired[:q] + (did,) + tired[q + 1 :]
     elif k == PROFESSOR:
-        if len(w[HANDS][q]) >= (ABSENT_MINDED_HAND if game.every_card_weakness else 1):
+        if len(w[HANDS][q]) >= ABSENT_MINDED_HAND:
             _ask_discard(game, w, q, 1, PICK_ONE, -1)
         else:
             did = 0

@@ -1,4 +1,4 @@
-"""Gangs Of Green City rules (2-5 players, co-operative).
+"""Gangs of Green City rules (2-5 players, co-operative).
 
 Rulebook: ``shared/rulebooks/gangs-of-green-city.txt`` (sections quoted in the tests).
 Rulings and designed components: ``docs/rulings/gangs-of-green-city.md`` (GGC-1 ...).

@@ -1,4 +1,4 @@
-"""The Gangs Of Green City state: a frozen value of ints and tuples.
+"""The Gangs of Green City state: a frozen value of ints and tuples.
 
 Nothing in it is secret: hands are open (rulebook, "Sharing Information
 About Cards") and neither deck's order is stored. The hero deck is kept as

@@ -1,4 +1,4 @@
-"""What a player sees of a Gangs Of Green City state: everything.
+"""What a player sees of a Gangs of Green City state: everything.
 
 Hands are open ("Players may freely tell each other what cards they have"),
 both discard piles may be examined, and neither deck's order is stored, so
