@@ -121,6 +121,10 @@ def chance_outcomes(game: KingsKilt, s: State) -> list[tuple[int, float]]:
     return [(A.CARD0 + k, u[k] / total) for k in kinds]
 
 
+_NUM_ACTIONS = A.NUM_ACTIONS
+_NO_LEADERS = (0,) * NUM_CLANS
+
+
 def _offered(game: KingsKilt, s: State, kind: int) -> bool:
     """Returns True when ``kind`` is one of ``chance_outcomes(s)`` (the same test, cheaper)."""
     if not 0 <= kind < NUM_KINDS or not s.unseen[kind]:
@@ -138,12 +142,12 @@ def _offered(game: KingsKilt, s: State, kind: int) -> bool:
 
 # ---- legal actions ---------------------------------------------------------
 def legal_actions(game: KingsKilt, s: State, player: int | None = None) -> list[int]:
-    cp = current_player(game, s)
-    if cp < 0:
-        return [a for a, _ in chance_outcomes(game, s)] if cp == CHANCE and player is None else []
+    phase = s.phase
+    if phase <= SETUP_ROW or phase == END or (s.top < 0 and s.pile_n > 0):  # current_player, inline
+        return [a for a, _ in chance_outcomes(game, s)] if phase != END and player is None else []
+    cp = s.pending[0] if phase == REVEAL else s.current
     if player is not None and player != cp:
         return []
-    phase = s.phase
     if phase == PLAY:
         return _play_actions(game, s, cp)
     if phase == FILL:
@@ -225,11 +229,18 @@ def apply(game: KingsKilt, s: State, action: int, player: int | None = None) -> 
     """Returns the state after ``action`` (unchecked for legality; InvalidActionError out of range)."""
     phase = s.phase
     if phase <= SETUP_ROW or (s.top < 0 and s.pile_n > 0 and phase != END):
-        if type(action) is not int or not _offered(game, s, action):
+        # A chance outcome: a kind still unseen that chance_outcomes offers (the common cases
+        # inline: an influence card is a member; from the pile, leaders come first).
+        u = s.unseen
+        if type(action) is not int or not 0 <= action < NUM_KINDS or not u[action] or (
+            action >= NUM_CLANS if phase == SETUP_INFLUENCE
+            else not _offered(game, s, action) if phase == SETUP_FAMILY
+            else action < NUM_CLANS and u[NUM_CLANS:] != _NO_LEADERS
+        ):
             raise InvalidActionError(f"{action!r} is not a chance outcome offered here", text=repr(action)[:40])
         return _apply_chance(game, s, action)
-    if type(action) is not int or not 0 <= action < A.NUM_ACTIONS:
-        raise InvalidActionError(f"action {action!r} is outside 0..{A.NUM_ACTIONS - 1}", text=repr(action)[:40])
+    if type(action) is not int or not 0 <= action < _NUM_ACTIONS:
+        raise InvalidActionError(f"action {action!r} is outside 0..{_NUM_ACTIONS - 1}", text=repr(action)[:40])
     pyr = list(s.pyramid)
     cur = s.current
     hands = s.hands
