@@ -225,6 +225,23 @@ def test_one_per_clan_games_keep_the_contract():
         assert all(r.length > 0 for r in reports)
 
 
+def test_heuristic_weighs_every_move_and_beats_random():
+    """The heuristic scores every legal move (a regression: with chance outcomes 0..15 it once
+    scored none and passed whenever it could). Against random it wins most 2-player games."""
+    g = kingmaker.make("kings-kilt", players=2)
+    from kingmaker.agents import make_agent
+
+    wins = 0
+    for seed in range(30):
+        seats = [make_agent("heuristic", g), make_agent("random", g)]
+        if seed % 2:
+            seats.reverse()
+        m = kingmaker.Match(g, seats, seed=seed)
+        m.run()
+        wins += m.returns()[seed % 2] == 1.0
+    assert wins >= 22
+
+
 # ---- the end: outcome and figures -----------------------------------------------------------
 
 

@@ -63,7 +63,7 @@ def heuristic_action(game: KingsKilt, s: State, player: int, rng: random.Random)
             if a == A.PASS:
                 v = base + 0.12  # keeping a card breaks ties; betray only for a real gain
             else:
-                v = evaluate(game, game.apply(s, a, player), player) if a < A.NUM_ACTIONS else base
+                v = evaluate(game, game.apply(s, a, player), player)
                 if A.BETRAY0 <= a < A.FILL0 and not s.crowned:
                     v -= 0.05
             v += rng.random() * 1e-6
