@@ -136,3 +136,15 @@ def test_policy_agent_decides_from_the_view_only() -> None:
     obs_b = Observation(g, p, g.view(other, p), g.legal_actions(other, p),
                         lambda r: g.sample_hidden(other, p, r), random.Random(1))
     assert agent.act(obs_a) == agent.act(obs_b)
+
+
+def test_policy_agent_in_play_and_the_web_with_custom_bots() -> None:
+    """`kingmaker play --bot policy:...` builds the match; the web accepts the spec with --custom-bots."""
+    from kingmaker.agents.policy import PolicyAgent
+    from kingmaker.cli import _build_match
+    from kingmaker.web.hub import check_bot_spec
+
+    g = kingmaker.make("kings-kilt", players=2)
+    match = _build_match(g, (0,), ("policy:kings-kilt-2p",), 1)
+    assert match.agents[0] is None and isinstance(match.agents[1], PolicyAgent)
+    assert check_bot_spec("policy:kings-kilt-2p", g, custom=True) == "policy:kings-kilt-2p"
