@@ -35,6 +35,16 @@ def _count(db: str, mid: str | None = None) -> tuple[int, int, list]:
         st.close()
 
 
+def _dealt(server, mid: str) -> None:
+    """Waits until the opening deal (chance, drawn by the server) is over: a seat is to move."""
+    for _ in range(600):
+        _, s = call(server, "GET", f"/api/matches/{mid}")
+        if isinstance(s["to_move"], int):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the deal never ended")
+
+
 def _raw(server, method: str, path: str, content: bytes, token: str | None = None) -> httpx.Response:
     headers = {"Content-Type": "application/json"}
     if token:
@@ -150,6 +160,7 @@ def test_web_hostile_bodies_get_a_typed_4xx_a_short_message_and_change_nothing(s
     out = create(shared_server, game="kings-kilt", players=3, public=True, seed=71,
                  seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
     mid, token = out["match"], out["tokens"]["0"]
+    _dealt(shared_server, mid)
     before = _count(shared_server.db, mid)
     for method, path, body, status, code in _bad_bodies(token):
         r = _raw(shared_server, method, path.format(mid=mid), body, token)
@@ -165,6 +176,7 @@ def test_web_hostile_bodies_get_a_typed_4xx_a_short_message_and_change_nothing(s
 def test_web_hostile_websocket_messages_get_an_error_or_a_close_frame_never_a_drop(shared_server):
     out = create(shared_server, game="kings-kilt", players=2, seed=72, seats=[{"kind": "human"}] * 2)
     mid, token = out["match"], out["tokens"]["0"]
+    _dealt(shared_server, mid)
     before = _count(shared_server.db, mid)
     bad = [
         "[" * 5000 + "]" * 5000,

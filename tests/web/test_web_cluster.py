@@ -28,6 +28,15 @@ def _lock_holders(pg_url: str) -> int:
 def test_web_two_processes_share_a_game_and_one_carries_on_when_the_other_dies(make_server, pg_url):
     a = make_server(db=pg_url)
     b = make_server(db=pg_url)
+    try:
+        _two_processes(a, b, pg_url)
+    except BaseException:
+        for s in (a, b):  # what the servers logged, to tell a failure's cause
+            print(f"---- server log {s.log}:\n{s.log.read_text()[-3000:]}")
+        raise
+
+
+def _two_processes(a, b, pg_url: str) -> None:
     out = create(a, game="kings-kilt", players=3, seed=91,
                  seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}])
     mid = out["match"]

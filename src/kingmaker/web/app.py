@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import gzip
 import json
+import logging
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -44,6 +45,8 @@ from .hub import (
 from .storage import Storage, hash_token, open_storage
 
 __all__ = ["create_app"]
+
+log = logging.getLogger("kingmaker.web")
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 64 * 1024  # bytes of a request body
@@ -283,6 +286,8 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, mid: str) -> None:
         live = await hub.get(mid)
         seat = hub.seat_of(live, token)
     except GameError as e:
+        if http_status(e) not in (403, 404):
+            log.warning("match %s: a socket could not load the match: %s: %s", mid, type(e).__name__, e)
         await websocket.send_json({"type": "error", "error": error_dict(e)})
         await websocket.close(code=CLOSE_FORBIDDEN if http_status(e) == 403 else CLOSE_NOT_FOUND)
         return
