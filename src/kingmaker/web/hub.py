@@ -277,6 +277,7 @@ class Hub:
         n, values = check_options(cls, row.players, row.options)
         game = cls(n, **values)
         m = Match(game, seed=row.seed)
+        stored_version = row.version  # the version of row.state (actions may have been added since)
         live = LiveMatch(row=row, game=game, match=m, seats=seats)
         simultaneous = self._apply(live, actions)
         if m.current_player == SIMULTANEOUS:
@@ -285,7 +286,7 @@ class Hub:
             while since > 0 and simultaneous[since - 1]:
                 since -= 1
             live.sim_since = since
-        if row.state is not None and len(actions) == row.version and game.to_json(m.state) != row.state:
+        if row.state is not None and len(actions) == stored_version and game.to_json(m.state) != row.state:
             raise RecordError(f"match {match_id}: the replayed state differs from the stored one")
         old = self.live.get(match_id)
         if old is not None:
