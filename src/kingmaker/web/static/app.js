@@ -221,7 +221,7 @@ async function matchPage(mid) {
   if (invite) {
     try {
       const r = await api("POST", `/api/matches/${mid}/join`, {token: invite, name: params.get("name") || undefined});
-      saveTokens(mid, {[r.seat]: invite});
+      saveTokens(mid, {[r.seat]: r.token});  // joining gives a fresh token; the invite stops working
       setMySeat(mid, r.seat);
     } catch (e) { toast(e.message, true); }
     history.replaceState({}, "", "/m/" + mid);
@@ -255,9 +255,16 @@ function connect(cur) {
   cur.ws = ws;
   ws.onopen = () => { cur.retry = 0; setConn(true); };
   ws.onmessage = ev => onMessage(cur, JSON.parse(ev.data));
-  ws.onclose = () => {
+  ws.onclose = ev => {
     setConn(false);
     if (cur.closed || CUR !== cur) return;
+    if (ev.code === 4401 || ev.code === 4403) {
+      // The seat changed hands (or the token is no longer the seat's): forget it and watch.
+      const s = mySeat(cur.mid);
+      if (s !== null) { const all = store.get("tokens", {}); if (all[cur.mid]) delete all[cur.mid][s]; store.set("tokens", all); }
+      setMySeat(cur.mid, null);
+      toast("This seat is no longer yours; you are watching the match.", true);
+    }
     cur.retry = Math.min(cur.retry + 1, 6);
     setTimeout(() => { if (CUR === cur && !cur.closed) connect(cur); }, 300 * cur.retry);
   };
