@@ -30,26 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core.match import sample_chance
+from ..lab.stats import wilson
+
 __all__ = ["env_speed", "format_envs", "ismcts_match", "ismcts_speed", "step_costs"]
-
-
-def _wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / d
-    return (max(0.0, c - h), min(1.0, c + h))
-
-
-def _draw(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
-    r, acc = rng.random(), 0.0
-    for action, p in outcomes:
-        acc += p
-        if r < acc:
-            return action
-    return outcomes[-1][0]
 
 
 def _pz_loop(make: Callable[[], Any], seconds: float) -> dict[str, float]:
@@ -88,7 +72,7 @@ def _os_loop(game: Any, seconds: float) -> dict[str, float]:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(_draw(state.chance_outcomes(), rng))
+                state.apply_action(sample_chance(state.chance_outcomes(), rng))
                 continue
             if state.is_simultaneous_node():
                 joint = []
@@ -133,7 +117,7 @@ def step_costs(game_id: str, states: int = 300) -> dict[str, float]:
         while not game.is_terminal(s) and len(seen) < states:
             cp = game.current_player(s)
             if cp == kingmaker.CHANCE:
-                s = game.apply(s, _draw(game.chance_outcomes(s), rng))
+                s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
                 continue
             p = game.acting_players(s)[0]
             seen.append((s, p))
@@ -151,7 +135,7 @@ def step_costs(game_id: str, states: int = 300) -> dict[str, float]:
     out["engine"] = timed(lambda s, p: game.apply(s, game.legal_actions(s, p)[0], p))
     out["tensor"] = timed(game.observation_tensor)
     lists = {id(s): game.observation_tensor(s, p) for s, p in seen}
-    out["array"] = timed(lambda s, p: np.asarray(lists[id(s)], dtype=np.float32))
+    out["array"] = timed(lambda s, p: np.fromiter(lists[id(s)], dtype=np.float32, count=enc.size))
     out["mask"] = timed(enc.mask)
     return out
 
@@ -290,7 +274,7 @@ def ismcts_match(iterations: int = 50, games: int = 20, game_id: str = "kings-ki
         state = osg.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                state.apply_action(_draw(state.chance_outcomes(), rng))
+                state.apply_action(sample_chance(state.chance_outcomes(), rng))
                 continue
             p = state.current_player()
             t = time.process_time()
@@ -304,7 +288,7 @@ def ismcts_match(iterations: int = 50, games: int = 20, game_id: str = "kings-ki
             decisions[who] += 1
             state.apply_action(int(a))
         score += state.returns()[ours_seat]
-    lo, hi = _wilson(score, games)
+    lo, hi = wilson(score, games)
     return {
         "game": game_id,
         "iterations": iterations,
