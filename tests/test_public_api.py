@@ -28,6 +28,7 @@ CODES = {
     "match/not_found": "NotFoundError",
     "seat/forbidden": "SeatForbiddenError",
     "request/invalid": "BadRequestError",
+    "server/busy": "ServerBusyError",
     "action/error": "ActionError",
     "action/invalid": "InvalidActionError",
     "action/illegal": "IllegalActionError",

@@ -13,6 +13,7 @@ Each class has a stable ``code`` that the web API returns unchanged::
     ├── NotFoundError              match/not_found       (a match or seat the server lacks)
     ├── SeatForbiddenError         seat/forbidden        (a seat token without that right)
     ├── BadRequestError            request/invalid       (also ValueError; ill-formed request)
+    ├── ServerBusyError            server/busy           (the web server's queues are full; retry)
     └── ActionError                action/error          (also ValueError)
         ├── InvalidActionError     action/invalid        text that does not parse
         └── IllegalActionError     action/illegal        well-formed, not legal now
@@ -30,6 +31,7 @@ __all__ = [
     "BadRequestError",
     "NotFoundError",
     "SeatForbiddenError",
+    "ServerBusyError",
     "ConflictError",
     "GameError",
     "GameOverError",
@@ -112,6 +114,12 @@ class BadRequestError(GameError, ValueError):
     """A request that is not well formed (missing or ill-typed fields)."""
 
     code = "request/invalid"
+
+
+class ServerBusyError(GameError):
+    """The server has too much work queued (bots or replays); try again later (HTTP 503)."""
+
+    code = "server/busy"
 
 
 class ActionError(GameError, ValueError):

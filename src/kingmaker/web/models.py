@@ -23,7 +23,7 @@ from pydantic import (
     TypeAdapter,
 )
 
-from ..core.errors import GameError
+from ..core.errors import ServerBusyError
 
 __all__ = [
     "CLIENT_MESSAGE",
@@ -32,12 +32,6 @@ __all__ = [
 ]
 
 MAX_MESSAGE = 500  # characters of an error message sent to a client
-
-
-class ServerBusyError(GameError):
-    """The server has too much work queued (bots or replays); try again later (HTTP 503)."""
-
-    code = "server/busy"
 
 
 def safe_message(text: str, limit: int = MAX_MESSAGE) -> str:
