@@ -9,6 +9,7 @@ import pytest
 from ggc_helpers import game
 
 from kingmaker.core.api import CHANCE
+from kingmaker.core.match import sample_chance
 from kingmaker.games.gangs_of_green_city import actions as A
 from kingmaker.games.gangs_of_green_city.data import (
     ESC_CARD0,
@@ -20,21 +21,12 @@ from kingmaker.games.gangs_of_green_city.data import (
 from kingmaker.games.gangs_of_green_city.state import DRAW, ESC_BOTTOM, MOVES, unpack_spheres
 
 
-def _sample(outcomes, rng):
-    r = rng.random()
-    for a, p in outcomes:
-        r -= p
-        if r < 0:
-            return a
-    return outcomes[-1][0]
-
-
 def _set_up(g, seed=0):
     rng = random.Random(seed)
     s = g.new_initial_state()
     while s.stage != MOVES:
         assert g.current_player(s) == CHANCE
-        s = g.apply(s, _sample(g.chance_outcomes(s), rng))
+        s = g.apply(s, sample_chance(g.chance_outcomes(s), rng))
     return s
 
 
@@ -100,7 +92,7 @@ def test_lazy_dealing_yields_exactly_one_escalation_per_pile_uniformly_placed() 
         seen = [[] for _ in sizes]
         for i, k in enumerate(sizes):
             for _j in range(k):
-                a = _sample(g.chance_outcomes(s), rng)
+                a = sample_chance(g.chance_outcomes(s), rng)
                 seen[i].append(a - A.HDRAW0 >= ESC_CARD0)
                 s = g.apply(s, a)
                 s = dataclasses.replace(s, stage=DRAW, deal=99, hands=((),) * 2, pick_player=-1, pick_n=0,
@@ -164,7 +156,7 @@ def test_after_an_escalation_the_known_top_set_is_dealt_before_the_rest() -> Non
     while s.gang_layers and g.current_player(s) == CHANCE:
         outs = g.chance_outcomes(s)
         assert {a - A.GDRAW0 for a, _ in outs} == set(s.gang_layers[0])
-        a = _sample(outs, rng)
+        a = sample_chance(outs, rng)
         drawn.append(a - A.GDRAW0)
         s = g.apply(s, a)
     assert set(drawn) <= top
