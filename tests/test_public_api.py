@@ -42,7 +42,7 @@ def test_public_names_do_not_appear_or_disappear_by_accident():
     for name in kingmaker.__all__:
         assert hasattr(kingmaker, name), name
     public_module_names = {n for n in dir(kingmaker) if not n.startswith("_")} - {
-        "core", "games", "agents", "conformance", "bench", "cli", "web", "rulebooks", "lab",
+        "core", "games", "agents", "conformance", "bench", "cli", "web", "rulebooks", "lab", "rl",
     }
     assert public_module_names == PUBLIC - {"__version__"}
 
