@@ -14,7 +14,7 @@ import pytest
 
 import kingmaker
 from kingmaker.agents.bench import decision_points
-from kingmaker.agents.search import ISMCTSAgent, LEVELS, parse_level
+from kingmaker.agents.search import LEVELS, ISMCTSAgent, parse_level
 from kingmaker.core.match import Observation
 
 
