@@ -178,7 +178,7 @@ def create_app(db: str | Storage | None = None, bot_delay: float = 0.4, **hub_op
 
     @app.get("/api/games", response_model=M.GamesOut, summary="The games (ids, player counts, options) and bots")
     async def games() -> dict:
-        return {"games": hub.games(), "bots": bot_levels(), "custom_bots": hub.custom_bots}
+        return {"games": hub.games(), "bots": bot_levels(hub.custom_bots), "custom_bots": hub.custom_bots}
 
     @app.get("/api/games/{game}/rules", response_model=M.RulesOut, responses=_errors(404),
              summary="A game's rulebook, rulings and card texts (for the page's rules panel)")

@@ -55,11 +55,19 @@ def node_label(cp: int) -> int | str:
     return cp if cp >= 0 else node_name(cp)
 
 
-def bot_levels() -> dict[str, list[str]]:
-    """Returns the bot kinds the agents package offers, with their named levels."""
+NAMED_KINDS = ("random", "heuristic", "ismcts", "team")
+
+
+def bot_levels(custom: bool = False) -> dict[str, list[str]]:
+    """Returns the bot kinds this server accepts, with their named levels.
+
+    Without ``custom`` specs only the named kinds are offered, so the lobby never
+    lists a kind (e.g. ``policy``) that the server would refuse.
+    """
     from ..agents import agent_kinds
 
-    return {kind: list(NAMED_LEVELS) if kind in ("ismcts", "team") else [] for kind in agent_kinds()}
+    kinds = [k for k in agent_kinds() if custom or k in NAMED_KINDS]
+    return {kind: list(NAMED_LEVELS) if kind in ("ismcts", "team") else [] for kind in kinds}
 
 
 def check_bot_spec(spec: Any, game: Any, custom: bool = False) -> str:
