@@ -47,7 +47,7 @@ from typing import Any
 from ..core.api import CHANCE, TERMINAL, Game
 from ..core.errors import GameError
 from ..core.match import Observation, sample_chance
-from .search import ISMCTSAgent, SearchStats, _policy
+from .search import ISMCTSAgent, SearchStats, _policy, check_budget
 
 __all__ = [
     "EXPERT",
@@ -202,12 +202,7 @@ class ExpertConfig:
     net: str | None = None
 
     def __post_init__(self) -> None:
-        if self.iterations is None and self.seconds is None:
-            raise GameError("an expert budget needs iterations or seconds")
-        if self.iterations is not None and self.iterations < 1:
-            raise GameError(f"iterations must be at least 1, not {self.iterations}")
-        if self.seconds is not None and self.seconds <= 0:
-            raise GameError(f"seconds must be positive, not {self.seconds}")
+        check_budget(self.iterations, self.seconds, "an expert budget")
         if not 0.0 <= self.mix <= 1.0:
             raise GameError(f"mix must be within 0 and 1, not {self.mix}")
         if not 0.0 <= self.noise <= 1.0:

@@ -68,6 +68,16 @@ AUTO_PROBE_SHARE = 1 / 30
 AUTO_PROBE_WALL_SHARE = 1 / 8  # and at most this share of the budget in wall time
 
 
+def check_budget(iterations: int | None, seconds: float | None, what: str) -> None:
+    """Raises GameError unless a search budget has iterations (>= 1) or seconds (> 0)."""
+    if iterations is None and seconds is None:
+        raise GameError(f"{what} needs iterations or seconds")
+    if iterations is not None and iterations < 1:
+        raise GameError(f"iterations must be at least 1, not {iterations}")
+    if seconds is not None and seconds <= 0:
+        raise GameError(f"seconds must be positive, not {seconds}")
+
+
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     """The knobs of one IS-MCTS agent.
@@ -108,12 +118,7 @@ class SearchConfig:
     depth: int | None = None
 
     def __post_init__(self) -> None:
-        if self.iterations is None and self.seconds is None:
-            raise GameError("an IS-MCTS budget needs iterations or seconds")
-        if self.iterations is not None and self.iterations < 1:
-            raise GameError(f"iterations must be at least 1, not {self.iterations}")
-        if self.seconds is not None and self.seconds <= 0:
-            raise GameError(f"seconds must be positive, not {self.seconds}")
+        check_budget(self.iterations, self.seconds, "an IS-MCTS budget")
         if self.rollout not in ROLLOUTS:
             raise GameError(
                 f"rollout {self.rollout!r} is not known; use {', '.join(ROLLOUTS)}",

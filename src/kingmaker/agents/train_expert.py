@@ -415,14 +415,8 @@ def write_curve(rows: list[dict[str, Any]], path: str | Path) -> None:
         w.writerows(rows)
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
-        prog="kingmaker train-expert", description=__doc__.split("\n\n")[0]
-    )
-    ap.add_argument("game")
-    ap.add_argument("-p", "--players", type=int, default=None)
-    d = ExpertTrainConfig()
-    for name in (
+# The training settings the command line takes, by type (fields of ExpertTrainConfig).
+_INT_SETTINGS = (
         "generations",
         "games",
         "teacher_iterations",
@@ -435,9 +429,20 @@ def _parser() -> argparse.ArgumentParser:
         "eval_iterations",
         "jobs",
         "seed",
-    ):
+)
+_FLOAT_SETTINGS = ("search_share", "expert_share", "lr", "value_coef", "l2")
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="kingmaker train-expert", description=__doc__.split("\n\n")[0]
+    )
+    ap.add_argument("game")
+    ap.add_argument("-p", "--players", type=int, default=None)
+    d = ExpertTrainConfig()
+    for name in _INT_SETTINGS:
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
-    for name in ("search_share", "expert_share", "lr", "value_coef", "l2"):
+    for name in _FLOAT_SETTINGS:
         ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
     ap.add_argument("--hidden", default="128,128", help="hidden layer sizes, comma-separated")
     ap.add_argument("--out", default=None, help="the .npz to write (default: the shipped path)")
@@ -454,25 +459,7 @@ def main(argv: list[str] | None = None) -> int:
         hidden=tuple(int(h) for h in a.hidden.split(",") if h),
         **{
             k: getattr(a, k)
-            for k in (
-                "generations",
-                "games",
-                "teacher_iterations",
-                "expert_iterations",
-                "epochs",
-                "minibatch",
-                "window",
-                "value_games",
-                "eval_games",
-                "eval_iterations",
-                "jobs",
-                "seed",
-                "search_share",
-                "expert_share",
-                "lr",
-                "value_coef",
-                "l2",
-            )
+            for k in (*_INT_SETTINGS, *_FLOAT_SETTINGS)
         },
     )
     net, rows = train_expert(cfg, on_row=lambda r: print(json.dumps(r), flush=True))
