@@ -94,10 +94,13 @@ class Kingpin(Game):
     bot = bot
 
     def __init__(self, players: int, **options: Any) -> None:
+        # The tables come first: the base class declares the info (action space, tensor
+        # shape, length) from them.
+        values = {o.name: o.default for o in self.options} | options
+        self.goodfellas = bool(values["goodfellas"])
+        self.long_night = bool(values["long_night"])
+        self._build(TILES, BOARDS[values["board"]])
         super().__init__(players, **options)
-        self.goodfellas = bool(self.option_values["goodfellas"])
-        self.long_night = bool(self.option_values["long_night"])
-        self._build(TILES, BOARDS[self.option_values["board"]])
 
     @classmethod
     def custom(
@@ -110,6 +113,13 @@ class Kingpin(Game):
         b = BOARDS[board] if isinstance(board, str) else board
         game = cls(2, board=b.name if b.name in BOARDS else "A", **options)
         game._build(tuple(tiles) if tiles is not None else TILES, b)
+        game.info = dataclasses.replace(
+            game.info,
+            max_game_length=game.max_game_length(),
+            num_distinct_actions=game.num_distinct_actions(),
+            max_chance_outcomes=game.max_chance_outcomes(),
+            observation_shape=game.observation_shape(),
+        )
         return game
 
     def _build(self, tiles: tuple[Tile, ...], board: Board) -> None:
@@ -119,13 +129,6 @@ class Kingpin(Game):
         self.track_start = LONG_NIGHT_DAWN if self.long_night else ACTION_TRACK
         self._owner_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._obs_cache: dict = {}
-        self.info = dataclasses.replace(
-            self.info,
-            max_game_length=self.max_game_length(),
-            num_distinct_actions=self.num_distinct_actions(),
-            max_chance_outcomes=self.max_chance_outcomes(),
-            observation_shape=self.observation_shape(),
-        )
 
     def max_game_length(self) -> int:
         # One chance node chooses who starts; two mafia choices; at most one draw per
@@ -141,23 +144,14 @@ class Kingpin(Game):
     def num_distinct_actions(self) -> int:
         """Every player action of this board and tile set (see actions.py): with the
         designed tiles and either 4x5 board side, 2,923 (most are never legal together)."""
-        codec = getattr(self, "codec", None)
-        if codec is None:
-            raise NotImplementedError  # declared once the tables are built (``_build``)
-        return codec.N
+        return self.codec.N
 
     def max_chance_outcomes(self) -> int:
         """Chance outcomes: the starting seat (0, 1) or the tile drawn (its id)."""
-        t = getattr(self, "t", None)
-        if t is None:
-            raise NotImplementedError
-        return max(2, t.n_tiles)
+        return max(2, self.t.n_tiles)
 
     def observation_shape(self) -> tuple[int, ...]:
-        t = getattr(self, "t", None)
-        if t is None:
-            raise NotImplementedError
-        return (view.tensor_size(t),)
+        return (view.tensor_size(self.t),)
 
     # The rules, bound as methods (each takes the game first).
     new_initial_state = rules.new_initial_state
