@@ -1,6 +1,6 @@
 """Gangs of Green City rules (2-5 players, co-operative).
 
-Rulebook: ``shared/rulebooks/gangs-of-green-city.txt`` (sections quoted in the tests).
+Rulebook: ``src/kingmaker/rulebooks/gangs-of-green-city.txt`` (sections quoted in the tests).
 Rulings and designed components: ``docs/rulings/gangs-of-green-city.md`` (GGC-1 ...).
 
 A turn as a chain of nodes::

@@ -1,6 +1,6 @@
 """Kingpin rules.
 
-Rulebook: ``shared/rulebooks/kingpin.txt`` (sections quoted in the tests).
+Rulebook: ``src/kingmaker/rulebooks/kingpin.txt`` (sections quoted in the tests).
 Rulings and designed components: ``docs/rulings/kingpin.md`` (KP-R1 ..., KP-D1 ...).
 
 Turn structure as a chain of nodes::

@@ -1,6 +1,6 @@
 """Kingpins rules.
 
-Rulebook: ``shared/rulebooks/kingpins.txt`` (sections quoted in the tests).
+Rulebook: ``src/kingmaker/rulebooks/kingpins.txt`` (sections quoted in the tests).
 Rulings and the designed deck: ``docs/rulings/kingpins.md`` (KP-D1 ..., KP-1 ...).
 
 A round as a chain of nodes::

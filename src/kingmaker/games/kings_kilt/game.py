@@ -1,6 +1,6 @@
 """The King's Kilt ``Game``: declares the game and composes ``rules``, ``view`` and ``bot``.
 
-Rulebook: ``shared/rulebooks/kings-kilt.txt``; rulings: ``docs/rulings/kings-kilt.md``.
+Rulebook: ``src/kingmaker/rulebooks/kings-kilt.txt``; rulings: ``docs/rulings/kings-kilt.md``.
 The hot paths (``current_player``, ``legal_actions``, ``apply``,
 ``chance_outcomes``) are the rules module's functions themselves, bound as
 methods: no extra call per action.

@@ -1,6 +1,6 @@
 """King's Kilt rules, as functions of the game (its options) and a state.
 
-Rulebook: ``shared/rulebooks/kings-kilt.txt`` (sections quoted in the tests).
+Rulebook: ``src/kingmaker/rulebooks/kings-kilt.txt`` (sections quoted in the tests).
 Rulings: ``docs/rulings/kings-kilt.md`` (KK-1 ... ). The ``Game`` class that
 composes these functions is in ``game.py``; this module depends only on
 ``state``, ``actions`` and ``data``.
