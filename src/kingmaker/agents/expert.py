@@ -308,12 +308,7 @@ class ExpertAgent(ISMCTSAgent):
         self.prior = "network"
         self.config = self.expert  # what __repr__ and callers show
 
-    def act(self, obs: Observation) -> int:
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            self.last = SearchStats(iterations=0, seconds=0.0, visits={legal[0]: 0})
-            return legal[0]
-        return self.search(obs)
+    # ``act`` is ISMCTSAgent's: one legal move is played at once, else ``search``.
 
     def search(self, obs: Observation) -> int:
         """Runs the guided search; returns the most visited legal action at the root."""
