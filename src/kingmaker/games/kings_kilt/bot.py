@@ -2,6 +2,17 @@
 
 It reads only the acting player's family and influence cards and public
 information, so it plays the same on any state consistent with its view.
+
+In play (and when filling a vacuum) it scores every legal move by ``evaluate``
+of the position after it. The score is computed incrementally, without applying
+the move: an action only moves cards within the pyramid (an ascent or a fill
+moves one card up, a betrayal removes one) and then lets the vacuum chain run
+(a lone card beneath moves up, the draw pile's face-up top card fills a base
+cell), and it spends at most one influence card; the families and the revealed
+cards, hence the clan weights, do not change. So a move's score is the current
+evaluation plus the value of those few card moves (``_chain``), which gives the
+same choice as applying each move and evaluating the result (tests/agents/
+test_fast_heuristics.py keeps that slow form as the reference).
 """
 
 from __future__ import annotations
@@ -10,7 +21,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import actions as A
-from .data import CELLS, HEIGHT, NUM_CLANS, ROW
+from .data import BELOW, CELLS, HEIGHT, NUM_CLANS, ROW
 from .state import FILL, PLAY, REVEAL, State
 
 if TYPE_CHECKING:
@@ -19,6 +30,8 @@ if TYPE_CHECKING:
 # Value of a clan's card by row (King, Guardians, Noblemen, then the commoners, who
 # may still rise). The scoring rows carry the points; lower rows a little promise.
 _ROW_VALUE = (3.0, 2.0, 1.0, 0.35, 0.15, 0.05)
+_CELL_VALUE = tuple(_ROW_VALUE[ROW[i]] for i in range(CELLS))
+_ASCEND0, _BETRAY0, _FILL0, _PASS = A.ASCEND0, A.BETRAY0, A.FILL0, A.PASS
 
 
 def _clan_weights(game: KingsKilt, s: State, player: int) -> list[float]:
@@ -45,28 +58,83 @@ def evaluate(game: KingsKilt, s: State, player: int) -> float:
     return total + 0.05 * sum(s.hands[player])
 
 
+def _chain(pyr: tuple[int, ...], v: int, w: list[float], top: int) -> float:
+    """Returns the change of the evaluation when cell ``v`` empties and the vacuum chain runs.
+
+    As ``rules.apply``: while exactly one card lies beneath the vacuum it moves up
+    (two wait for the player's choice, none leave a hole); an empty base cell takes
+    the draw pile's face-up top card, if any. Only cells below ``v`` are read, and
+    a move never changes them, so the value holds for an ascent from ``v`` too.
+    """
+    delta = 0.0
+    while True:
+        below = BELOW[v]
+        if not below:
+            if top >= 0:
+                delta += w[top & 7] * _CELL_VALUE[v]
+            return delta
+        a, b = below
+        ka, kb = pyr[a], pyr[b]
+        if ka >= 0:
+            if kb >= 0:
+                return delta
+            delta += w[ka & 7] * (_CELL_VALUE[v] - _CELL_VALUE[a])
+            v = a
+        elif kb >= 0:
+            delta += w[kb & 7] * (_CELL_VALUE[v] - _CELL_VALUE[b])
+            v = b
+        else:
+            return delta
+
+
 def heuristic_action(game: KingsKilt, s: State, player: int, rng: random.Random) -> int:
     legal = game.legal_actions(s, player)
     if len(legal) == 1:
         return legal[0]
-    if s.phase == REVEAL:
+    phase = s.phase
+    if phase == REVEAL:
         # Turn up the family clan that stands lowest (tells rivals the least).
         w = [0.0] * NUM_CLANS
         for i in range(CELLS):
             if s.pyramid[i] >= 0:
                 w[s.pyramid[i] & 7] += HEIGHT[i]
         return min(legal, key=lambda a: (w[a - A.REVEAL0], a))
-    if s.phase in (PLAY, FILL):
-        base = evaluate(game, s, player)
+    if phase == PLAY or phase == FILL:
+        # Each move scored as evaluate() of the position after it (see the module's docstring).
+        w = _clan_weights(game, s, player)
+        pyr = s.pyramid
+        top = s.top
+        base = 0.0
+        for i in range(CELLS):
+            k = pyr[i]
+            if k >= 0:
+                base += w[k & 7] * _CELL_VALUE[i]
+        base += 0.05 * sum(s.hands[player])
+        betray_cost = 0.05 if s.crowned else 0.1  # the card spent; before the crowning, the betrayal
+        chains: dict[int, float] = {}
+        noise = rng.random
+        vacuum = s.vacuum
         best, best_v = legal[0], -1e9
         for a in legal:
-            if a == A.PASS:
-                v = base + 0.12  # keeping a card breaks ties; betray only for a real gain
+            if a < _BETRAY0:
+                src = a >> 1
+                dest = src - ROW[src] - 1 + (a & 1)  # ASCEND[a][0]: up-left, or up-right
+                d = chains.get(src)
+                if d is None:
+                    d = chains[src] = _chain(pyr, src, w, top)
+                v = base + w[pyr[src] & 7] * (_CELL_VALUE[dest] - _CELL_VALUE[src]) + d
+            elif a < _FILL0:
+                t = (a - _BETRAY0) % CELLS
+                d = chains.get(t)
+                if d is None:
+                    d = chains[t] = _chain(pyr, t, w, top)
+                v = base - w[pyr[t] & 7] * _CELL_VALUE[t] + d - betray_cost
+            elif a < _PASS:
+                src = a - _FILL0
+                v = base + w[pyr[src] & 7] * (_CELL_VALUE[vacuum] - _CELL_VALUE[src]) + _chain(pyr, src, w, top)
             else:
-                v = evaluate(game, game.apply(s, a, player), player)
-                if A.BETRAY0 <= a < A.FILL0 and not s.crowned:
-                    v -= 0.05
-            v += rng.random() * 1e-6
+                v = base + 0.12  # keeping a card breaks ties; betray only for a real gain
+            v += noise() * 1e-6
             if v > best_v:
                 best, best_v = a, v
         return best
