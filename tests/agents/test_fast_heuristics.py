@@ -88,3 +88,64 @@ def same_choices(game, reference, fast, seed, games=4):
 def test_kings_kilt_fast_heuristic_same_choice(players, deal):
     game = kingmaker.make("kings-kilt", players=players, family_deal=deal)
     assert same_choices(game, kk_reference, kk_bot.heuristic_action, seed=100 * players + len(deal)) > 200
+
+
+# ---- Kingpins: the heuristic as it was (over the full list of legal moves) ---------------
+def kp_reference(game, s, player, rng):
+    from kingmaker.games.kingpins import actions as PA
+    from kingmaker.games.kingpins.bot import _STRIDE, _bonus, _chain
+    from kingmaker.games.kingpins.data import FF_ALL_BITS, FF_RED, VALUE, remove_card
+    from kingmaker.games.kingpins.state import RUB_OUT
+
+    legal = game.legal_actions(s, player)
+    if len(legal) == 1:
+        return legal[0]
+    hand = s.hands[player]
+    if s.phase == RUB_OUT:
+        best, best_v = PA.KEEP, 0.0
+        for a in legal:
+            if a == PA.KEEP:
+                continue
+            v = VALUE[a - PA.DISCARD0] + 1 + rng.random() * 1e-3
+            if v > best_v:
+                best, best_v = a, v
+        return best
+    stacks = s.stacks
+    size = hand.bit_count()
+    plays, dumps, moves = [], [], []
+    for a in legal:
+        if a < PA.UNDER0:
+            k, t = divmod(a, 8)
+            if size == 1:
+                return a
+            if k == FF_RED or k == FF_RED + 1:
+                continue
+            after = remove_card(hand, k)
+            v = VALUE[k] + 1 + 0.5 * _chain(after, k) + _bonus(game, s, k, after)
+            (plays if stacks[t] or t >= 4 else dumps).append((v, a))
+        elif a < PA.MOVE0:
+            c, rest = divmod(a - PA.UNDER0, _STRIDE)
+            k = rest // 8
+            if size == 2:
+                return a
+            after = remove_card(remove_card(hand, k), FF_RED + c)
+            plays.append((VALUE[k] + VALUE[FF_RED + c] + 2 + _bonus(game, s, k, after), a))
+        elif a < PA.END_TURN:
+            moves.append(a)
+    noise = rng.random
+    if plays:
+        return max((v + noise() * 1e-3, a) for v, a in plays)[1]
+    if dumps:
+        return max((v + noise() * 1e-3, a) for v, a in dumps)[1]
+    if moves and hand & ~FF_ALL_BITS:
+        return moves[int(noise() * len(moves))]
+    return PA.END_TURN
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("abilities", [True, False])
+def test_kingpins_fast_heuristic_same_choice(players, abilities):
+    from kingmaker.games.kingpins import bot as kp_bot
+
+    game = kingmaker.make("kingpins", players=players, abilities=abilities)
+    assert same_choices(game, kp_reference, kp_bot.heuristic_action, seed=7 * players + abilities, games=2) > 200

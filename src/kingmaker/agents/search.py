@@ -41,6 +41,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from ..core.api import CHANCE, TERMINAL, Game
@@ -314,111 +315,148 @@ class ISMCTSAgent:
         me = obs.player
         legal = list(obs.legal_actions)
         legal_set = set(legal)
-        lo, hi = game.info.min_return, game.info.max_return
+        info = game.info
+        lo, hi = info.min_return, info.max_return
         scale = 1.0 / (hi - lo) if hi > lo else 1.0
         n = game.num_players
-        coop = game.info.cooperative
-        max_len = max(1, game.info.max_game_length)
+        survival = cfg.survival if info.cooperative else 0.0
+        max_len = max(1, info.max_game_length)
+        overrun = max_len + 1  # a game that runs past its bound is scored as it stands
         c = cfg.exploration
-        heuristic = game.heuristic_action
-        evaluate = game.evaluate
         cut = cfg.depth
-        start = time.perf_counter()
+        clock = time.perf_counter
+        start = clock()
         deadline = None if cfg.seconds is None else start + cfg.seconds
         rollout, prior = self._modes(obs)
-        policy = _policy(game, rollout, cfg.epsilon, rng)
-        use_prior = prior != "none"
+        # The hot functions, looked up once (the bot's and views' own functions where the
+        # game delegates to them, so that no call goes through the Game's forwarding method).
+        heuristic = bound_heuristic(game)
+        evaluate = bound_evaluate(game)
+        if evaluate is None:  # the game judges no state: every rollout runs to the end
+            cut = None
+        direct = heuristic if rollout == "heuristic" else None  # the rollout policy, called directly
+        policy = _policy(game, rollout, cfg.epsilon, rng, heuristic)
+        hint = heuristic if prior != "none" else None
         puct = prior == "puct"
         own = cfg.opponents == "own"
+        current_player = game.current_player
+        apply = game.apply
+        chance_outcomes = game.chance_outcomes
+        legal_actions = game.legal_actions
+        acting_players = game.acting_players
+        is_terminal = game.is_terminal
+        info_key = bound_info_key(game)
+        sample = obs.sample
         # One table for every player's information sets: key -> {action: [visits, total, available]}.
         table: dict[Any, dict[int, list]] = {}
-        info_key = game.information_state_string
-        root_key = (me, info_key(obs.sample(random.Random(0)), me))
+        root_key = (me, info_key(sample(random.Random(0)), me))
         root = table[root_key] = {a: [0, 0.0, 0] for a in legal}
 
         limit = cfg.iterations
         it = 0
-        while True:
-            if limit is not None and it >= limit:
-                break
-            if deadline is not None and it > 0 and time.perf_counter() >= deadline:
+        while limit is None or it < limit:
+            if deadline is not None and it > 0 and clock() >= deadline:
                 break
             it += 1
-            s = obs.sample(rng)
+            s = sample(rng)
             path: list[tuple[list, int]] = []  # (edge stats, player) in the order taken
             expanded = False
+            stopped = False  # the game overran its bound, or the time ran out mid-iteration
             steps = 0
             rolled = 0  # rollout decisions so far
             est = None  # the game's estimate where the rollout was cut short
             first = True
-            # ---- selection and expansion, then the rollout --------------------------
-            while True:
-                cp = game.current_player(s)
+            cp = 0
+            # ---- selection and expansion: down the tables to the first new edge ------
+            while not expanded:
+                cp = current_player(s)
                 if cp == TERMINAL:
                     break
-                if cut is not None and expanded and rolled >= cut:
-                    est = evaluate(s)
-                    if est is not None:
-                        break
                 if cp == CHANCE:
-                    s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+                    s = apply(s, sample_chance(chance_outcomes(s), rng))
                     steps += 1
                     continue
                 if cp >= 0:
                     players: tuple[int, ...] = (cp,)
                 else:
-                    players = tuple(game.acting_players(s))
+                    players = tuple(acting_players(s))
                     if first and me in players:  # the root decision comes first
                         players = (me,) + tuple(p for p in players if p != me)
                 for p in players:
-                    if expanded:
+                    if expanded:  # the rest of a simultaneous node: the rollout policy
                         a = policy(s, p)
                         rolled += 1
                     else:
                         if first and p == me:
                             node = root
-                            acts = [a for a in game.legal_actions(s, p) if a in legal_set] or legal
+                            acts = [a for a in legal_actions(s, p) if a in legal_set] or legal
                             first = False
                         else:
                             key = (p, info_key(s, p if p == me or own else None))
                             node = table.get(key)
-                            acts = game.legal_actions(s, p)
+                            acts = legal_actions(s, p)
                             if node is None:
                                 node = table[key] = {}
                         if puct:
                             a = _select_prior(node, acts, rng, s, p, heuristic)
                         else:
-                            a = _select(node, acts, c, rng, s, p, heuristic if use_prior else None)
+                            a = _select(node, acts, c, rng, s, p, hint)
                         edge = node[a]
                         if edge[0] == 0:
                             expanded = True
                         path.append((edge, p))
-                    s = game.apply(s, a, p)
+                    s = apply(s, a, p)
                     steps += 1
-                if steps > max_len + 1:  # a game that overruns its bound: score it as it stands
+                if steps > overrun or (deadline is not None and it > 1 and clock() > deadline):
+                    stopped = True
                     break
-                if deadline is not None and it > 1 and time.perf_counter() > deadline:
-                    break  # out of time in a long rollout: drop this iteration
-            if est is None and deadline is not None and it > 1 and not game.is_terminal(s) and steps <= max_len + 1:
+            # ---- the rollout, from the new edge to the end (or the cut) ---------------
+            if expanded and not stopped:
+                while True:
+                    cp = current_player(s)
+                    if cp == TERMINAL:
+                        break
+                    if cut is not None and rolled >= cut:
+                        est = evaluate(s)
+                        if est is not None:
+                            break
+                    if cp == CHANCE:
+                        s = apply(s, sample_chance(chance_outcomes(s), rng))
+                        steps += 1
+                        continue
+                    if cp >= 0:
+                        s = apply(s, direct(s, cp, rng) if direct is not None else policy(s, cp), cp)
+                        rolled += 1
+                        steps += 1
+                    else:
+                        for p in tuple(acting_players(s)):
+                            s = apply(s, policy(s, p), p)
+                            rolled += 1
+                            steps += 1
+                    if steps > overrun:
+                        break
+                    if deadline is not None and it > 1 and clock() > deadline:
+                        break  # out of time in a long rollout: drop this iteration
+            terminal = cp == TERMINAL or is_terminal(s)
+            if est is None and deadline is not None and it > 1 and not terminal and steps <= overrun:
                 it -= 1
                 break
             # ---- back-up ------------------------------------------------------------
             if est is not None:
                 r = [(x - lo) * scale for x in est]
-            elif game.is_terminal(s):
-                ret = game.returns(s)
-                r = [(x - lo) * scale for x in ret]
-                if coop and cfg.survival > 0.0:
+            elif terminal:
+                r = [(x - lo) * scale for x in game.returns(s)]
+                if survival > 0.0:
                     team = sum(r) / n
                     if team < 1.0:
-                        bonus = cfg.survival * min(1.0, steps / max_len)
+                        bonus = survival * min(1.0, steps / max_len)
                         r = [team + bonus * (1.0 - team)] * n
             else:
                 r = [0.5] * n
             for edge, p in path:
                 edge[0] += 1
                 edge[1] += r[p]
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         root.pop(PRIOR_KEY, None)
         visits = {a: root[a][0] for a in legal if a in root}
         values = {a: (root[a][1] / root[a][0]) if root[a][0] else 0.0 for a in legal if a in root}
@@ -429,6 +467,41 @@ class ISMCTSAgent:
 PRIOR_KEY = -1  # where a node keeps its heuristic move (actions are never negative)
 PRIOR_WEIGHT = 0.75  # the prior's share on the heuristic move; the rest is spread evenly
 PUCT = 1.5  # the exploration constant of the prior-guided rule
+
+
+def _delegated(game: Game, method: str, module: Any, name: str) -> Callable[..., Any] | None:
+    """Returns ``module.<name>`` bound to ``game`` when ``game.<method>`` only forwards to it, else None.
+
+    The ``Game`` base class forwards ``heuristic_action``, ``evaluate`` and
+    ``information_state_string`` to the game's ``bot`` and ``views`` modules; the
+    search calls the module's function directly (one call fewer per use) unless
+    the game's class or the instance replaces the method.
+    """
+    if method in vars(game) or getattr(type(game), method) is not getattr(Game, method):
+        return None
+    fn = getattr(module, name, None)
+    return None if fn is None else partial(fn, game)
+
+
+def bound_heuristic(game: Game) -> Callable[[Any, int, random.Random], int]:
+    """Returns ``game.heuristic_action`` as the fastest callable ``(state, player, rng) -> action``."""
+    return _delegated(game, "heuristic_action", game.bot, "heuristic_action") or game.heuristic_action
+
+
+def bound_evaluate(game: Game) -> Callable[[Any], tuple[float, ...] | None] | None:
+    """Returns ``game.evaluate`` as the fastest callable, or None when the game judges no state."""
+    if "evaluate" not in vars(game) and type(game).evaluate is Game.evaluate:
+        fn = getattr(game.bot, "evaluate_state", None)
+        return None if fn is None else partial(fn, game)
+    return game.evaluate
+
+
+def bound_info_key(game: Game) -> Callable[[Any, int | None], str]:
+    """Returns ``game.information_state_string`` as the fastest callable."""
+    return (
+        _delegated(game, "information_state_string", game.views, "information_state_string")
+        or game.information_state_string
+    )
 
 
 def _select(
@@ -447,24 +520,30 @@ def _select(
     action was available.
     """
     untried = []
+    get = node.get
     for a in acts:
-        edge = node.get(a)
+        edge = get(a)
         if edge is None:
-            edge = node[a] = [0, 0.0, 0]
-        edge[2] += 1
-        if edge[0] == 0:
+            node[a] = [0, 0.0, 1]
             untried.append(a)
+        else:
+            edge[2] += 1
+            if edge[0] == 0:
+                untried.append(a)
     if untried:
-        if heuristic is not None and len(untried) > 1:
+        if len(untried) == 1:
+            return untried[0]
+        if heuristic is not None:
             h = heuristic(s, p, rng)
             if h in untried:
                 return h
-        return untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+        return untried[rng.randrange(len(untried))]
     best = acts[0]
     best_v = -1.0
+    log, sqrt = math.log, math.sqrt
     for a in acts:
         n, w, avail = node[a]
-        v = w / n + c * math.sqrt(math.log(avail) / n)
+        v = w / n + c * sqrt(log(avail) / n)
         if v > best_v:
             best, best_v = a, v
     return best
@@ -513,8 +592,14 @@ def _select_prior(
     return best
 
 
-def _policy(game: Game, mode: str, epsilon: float, rng: random.Random) -> Callable[[Any, int], int]:
-    """Returns the rollout policy ``(state, player) -> action``."""
+def _policy(
+    game: Game,
+    mode: str,
+    epsilon: float,
+    rng: random.Random,
+    heuristic: Callable[[Any, int, random.Random], int] | None = None,
+) -> Callable[[Any, int], int]:
+    """Returns the rollout policy ``(state, player) -> action`` (``heuristic``: the game's, if given)."""
     legal_actions = game.legal_actions
     if mode == "random":
 
@@ -523,7 +608,8 @@ def _policy(game: Game, mode: str, epsilon: float, rng: random.Random) -> Callab
             return acts[rng.randrange(len(acts))] if len(acts) > 1 else acts[0]
 
         return random_policy
-    heuristic = game.heuristic_action
+    if heuristic is None:
+        heuristic = bound_heuristic(game)
     eps = epsilon if mode == "mixed" else 0.0
 
     def heuristic_policy(s: Any, p: int) -> int:

@@ -30,15 +30,22 @@ from .data import (
     AB_RUB_OUT,
     ABILITY,
     FF_ALL_BITS,
+    FF_BITS,
     FF_RED,
+    KIND_BITS,
+    KINGPIN_BITS,
+    NOT_FF_BITS,
     NUM_KINDS,
     ONTO,
+    ONTO_BITS,
     ROUNDS,
     RUB_OUT_BITS,
+    UNDER,
+    UNDER_BITS,
     VALUE,
     remove_card,
 )
-from .state import DEAL, RUB_OUT, State
+from .state import DEAL, PLAY, RUB_OUT, State
 
 if TYPE_CHECKING:
     from .game import Kingpins
@@ -76,7 +83,89 @@ def _bonus(game: Kingpins, s: State, k: int, hand_after: int) -> float:
 
 
 def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) -> int:
-    legal = game.legal_actions(s, player)
+    if s.phase != PLAY or player != s.current:
+        return _choose(game, s, player, rng, game.legal_actions(s, player))
+    # The playing seat: the same choice as ``_choose`` over the legal moves, without the
+    # list of every legal move (moves are found only when no card can be played).
+    hand = s.hands[player]
+    stacks = s.stacks
+    size = hand.bit_count()
+    takes = [ONTO_BITS[st[-1]] if st else (KIND_BITS if t < 4 else KINGPIN_BITS) for t, st in enumerate(stacks)]
+    m = hand & (takes[0] | takes[1] | takes[2] | takes[3] | takes[4] | takes[5] | takes[6] | takes[7])
+    if m and size == 1:
+        k = m.bit_length() - 1
+        for t in range(8):
+            if takes[t] >> k & 1:
+                return k * 8 + t  # the last card: the round ends with nothing in hand
+    plays: list[tuple[float, int]] = []
+    dumps: list[tuple[float, int]] = []
+    m &= NOT_FF_BITS  # a Femme Fatale on an empty space would kill it (KP-4): keep her to slip a card under
+    while m:
+        low = m & -m
+        m ^= low
+        k = low.bit_length() - 1
+        after = remove_card(hand, k)
+        v = VALUE[k] + 1 + 0.5 * _chain(after, k) + _bonus(game, s, k, after)
+        a = k * 8
+        for t in range(8):
+            if takes[t] >> k & 1:
+                if stacks[t] or t >= 4:  # onto a card, or a kingpin into an empty corner
+                    plays.append((v, a + t))
+                else:
+                    dumps.append((v, a + t))
+    ff = hand & FF_BITS
+    if ff:
+        unders = []
+        for t in range(8):
+            st = stacks[t]
+            if st and UNDER_BITS[st[0]] & hand:
+                for k in UNDER[st[0]]:
+                    if hand >> k & 1:
+                        for c in (0, 1):
+                            if ff >> (FF_RED + c) & 1:
+                                unders.append(A.UNDER0 + c * _STRIDE + k * 8 + t)
+        if unders:
+            unders.sort()
+            if size == 2:
+                return unders[0]  # the Femme Fatale and the card were the last two
+            for a in unders:
+                c, rest = divmod(a - A.UNDER0, _STRIDE)
+                k = rest // 8
+                after = remove_card(remove_card(hand, k), FF_RED + c)
+                plays.append((VALUE[k] + VALUE[FF_RED + c] + 2 + _bonus(game, s, k, after), a))
+    noise = rng.random
+    if plays:
+        return max((v + noise() * 1e-3, a) for v, a in plays)[1]
+    if dumps:
+        return max((v + noise() * 1e-3, a) for v, a in dumps)[1]
+    if hand & ~FF_ALL_BITS:  # a card that may go on the emptied space
+        moves = _moves(stacks)
+        if moves:
+            return moves[int(noise() * len(moves))]
+    return A.END_TURN
+
+
+def _moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
+    """Returns the stack moves in action order (as ``rules.legal_actions`` finds them)."""
+    tops = 0
+    for st in stacks:
+        if st:
+            tops |= 1 << st[-1]
+    out = []
+    for a in range(8):
+        st = stacks[a]
+        if st:
+            up = UNDER_BITS[st[0]]
+            if up & tops:
+                for d in range(8):
+                    sd = stacks[d]
+                    if sd and up >> sd[-1] & 1 and d != a:
+                        out.append(A.MOVE0 + a * 8 + d)
+    return out
+
+
+def _choose(game: Kingpins, s: State, player: int, rng: random.Random, legal: list[int]) -> int:
+    """The heuristic's choice among the ``legal`` moves (the reference form of ``heuristic_action``)."""
     if len(legal) == 1:
         return legal[0]
     hand = s.hands[player]
