@@ -31,10 +31,10 @@ from .data import (
     ABILITY,
     FF_ALL_BITS,
     FF_BITS,
+    FF_BLACK,
     FF_RED,
     KIND_BITS,
     KINGPIN_BITS,
-    NOT_FF_BITS,
     NUM_KINDS,
     ONTO,
     ONTO_BITS,
@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from .game import Kingpins
 
 _STRIDE = NUM_KINDS * 8
+# What an empty stack takes: any card on an original recruitment space, a kingpin in a corner.
+_EMPTY_TAKES = (KIND_BITS,) * 4 + (KINGPIN_BITS,) * 4
 
 
 def _chain(hand: int, k: int) -> int:
@@ -90,29 +92,35 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
     hand = s.hands[player]
     stacks = s.stacks
     size = hand.bit_count()
-    takes = [ONTO_BITS[st[-1]] if st else (KIND_BITS if t < 4 else KINGPIN_BITS) for t, st in enumerate(stacks)]
-    m = hand & (takes[0] | takes[1] | takes[2] | takes[3] | takes[4] | takes[5] | takes[6] | takes[7])
-    if m and size == 1:
-        k = m.bit_length() - 1
-        for t in range(8):
-            if takes[t] >> k & 1:
-                return k * 8 + t  # the last card: the round ends with nothing in hand
+    found = []  # the card plays, k * 8 + t
+    t = 0
+    for st in stacks:
+        m = hand & (ONTO_BITS[st[-1]] if st else _EMPTY_TAKES[t])
+        while m:
+            low = m & -m
+            m ^= low
+            found.append((low.bit_length() - 1) * 8 + t)
+        t += 1
     plays: list[tuple[float, int]] = []
     dumps: list[tuple[float, int]] = []
-    m &= NOT_FF_BITS  # a Femme Fatale on an empty space would kill it (KP-4): keep her to slip a card under
-    while m:
-        low = m & -m
-        m ^= low
-        k = low.bit_length() - 1
-        after = remove_card(hand, k)
-        v = VALUE[k] + 1 + 0.5 * _chain(after, k) + _bonus(game, s, k, after)
-        a = k * 8
-        for t in range(8):
-            if takes[t] >> k & 1:
-                if stacks[t] or t >= 4:  # onto a card, or a kingpin into an empty corner
-                    plays.append((v, a + t))
-                else:
-                    dumps.append((v, a + t))
+    if found:
+        found.sort()
+        if size == 1:
+            return found[0]  # the last card: the round ends with nothing in hand
+        k_last = -1
+        v = 0.0
+        for a in found:
+            k = a >> 3
+            if k == FF_RED or k == FF_BLACK:
+                continue  # a Femme Fatale on an empty space would kill it (KP-4): keep her to slip a card under
+            if k != k_last:
+                after = remove_card(hand, k)
+                v = VALUE[k] + 1 + 0.5 * _chain(after, k) + _bonus(game, s, k, after)
+                k_last = k
+            if stacks[a & 7] or a & 7 >= 4:  # onto a card, or a kingpin into an empty corner
+                plays.append((v, a))
+            else:
+                dumps.append((v, a))
     ff = hand & FF_BITS
     if ff:
         unders = []
