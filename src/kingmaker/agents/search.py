@@ -106,6 +106,11 @@ class SearchConfig:
         depth: cut rollouts short with the game's ``evaluate``: after this many
             rollout decisions, the first state the game can judge ends the rollout
             and its estimate is backed up (None: always roll out to the end).
+        workers: root-parallel searches, each with the whole budget and its own random
+            stream (seeded from the agent's), merged at the root by summing the visit
+            counts; they run in forked processes where the platform allows it, one after
+            the other otherwise (the same result with an iteration budget; a time budget
+            is then shared out). 1: one search in this process.
     """
 
     iterations: int | None = 1000
@@ -117,6 +122,7 @@ class SearchConfig:
     survival: float = 0.0
     opponents: str = "public"
     depth: int | None = None
+    workers: int = 1
 
     def __post_init__(self) -> None:
         check_budget(self.iterations, self.seconds, "an IS-MCTS budget")
@@ -129,6 +135,8 @@ class SearchConfig:
             raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
         if self.opponents not in ("public", "own"):
             raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
+        if self.workers < 1:
+            raise GameError(f"workers must be at least 1, not {self.workers}")
         if self.prior not in ("none", "heuristic", "puct", "auto"):
             raise GameError(f"prior {self.prior!r} is not known; use none, heuristic, puct or auto")
 
@@ -141,12 +149,12 @@ class SearchConfig:
 LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="random"),
     "normal": SearchConfig(iterations=100, seconds=1.5, rollout="heuristic", prior="auto"),
-    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="auto"),
+    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="auto", workers=2),
 }
 TEAM_LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="heuristic", survival=0.2),
     "normal": SearchConfig(iterations=100, seconds=1.5, rollout="heuristic", prior="puct", survival=0.2),
-    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="puct", survival=0.2),
+    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="puct", survival=0.2, workers=2),
 }
 
 _FIELDS = {
@@ -159,6 +167,7 @@ _FIELDS = {
     "survival": float,
     "opponents": str,
     "depth": int,
+    "workers": int,
 }
 # Settings that "none" clears.
 _OPTIONAL = ("iterations", "seconds", "depth")
@@ -309,6 +318,22 @@ class ISMCTSAgent:
     # ---- search ----------------------------------------------------------------
     def search(self, obs: Observation) -> int:
         """Runs the search and returns the most visited legal action at the root."""
+        if self.config.workers > 1:
+            return self._search_parallel(obs)
+        return self._search_one(obs)
+
+    def _search_parallel(self, obs: Observation) -> int:
+        """Root-parallel search: ``workers`` searches from streams seeded by the agent's, merged."""
+        from .parallel import root_parallel  # multiprocessing only when asked for
+
+        rollout, prior = self._modes(obs)  # resolved once here: the searches need no probe
+        one = replace(self.config, workers=1, rollout=rollout, prior=prior)
+        self.last = root_parallel(one, self.config.workers, obs, type(self))
+        visits, values = self.last.visits or {}, self.last.values or {}
+        return max(obs.legal_actions, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
+
+    def _search_one(self, obs: Observation) -> int:
+        """One search in this process (see the module's docstring)."""
         game = obs.game
         cfg = self.config
         rng = obs.rng

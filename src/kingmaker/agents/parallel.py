@@ -1,0 +1,122 @@
+"""Root-parallel IS-MCTS: several searches of one decision, merged at the root.
+
+``SearchConfig(workers=k)`` (the ``hard`` level uses 2) runs k independent
+searches of the same observation, each with the whole budget and its own
+random stream, and adds up their root visit counts (and the returns behind
+their values); the most visited action is played. The streams are seeded
+from the agent's own stream, so with an iteration budget the decision depends
+only on the view and that stream, as with one search.
+
+The searches beyond the first run in forked child processes (the child
+inherits the observation, so nothing is pickled but the root statistics it
+sends back); the first runs in this process meanwhile. Where fork is not
+available (or this process may not have children, e.g. a daemonic pool
+worker), or a child fails, the searches run one after the other here: the
+same result with an iteration budget; a time budget is then shared out, so a
+move still takes about the budget's time.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+from dataclasses import replace
+from typing import Any
+
+from ..core.match import Observation
+from .search import ISMCTSAgent, SearchConfig, SearchStats
+
+__all__ = ["PARALLEL", "can_fork", "root_parallel"]
+
+# Run the extra searches in child processes when possible (tests set False to compare).
+PARALLEL = True
+
+# (iterations, nodes, visits, values) of one search's root.
+Share = tuple[int, int, dict[int, int], dict[int, float]]
+
+
+def can_fork() -> bool:
+    """Returns True when this process may fork children to search in."""
+    return (
+        PARALLEL
+        and "fork" in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon
+    )
+
+
+def _share(cfg: SearchConfig, obs: Observation, seed: int, cls: type[ISMCTSAgent]) -> Share:
+    """Runs one search with its own stream and returns its root statistics."""
+    own = Observation(obs.game, obs.player, obs.view, obs.legal_actions, obs.sample, random.Random(seed))
+    agent = cls(cfg)
+    agent.search(own)
+    st = agent.last
+    return st.iterations, st.nodes, dict(st.visits or {}), dict(st.values or {})
+
+
+def _child(conn: Any, cfg: SearchConfig, obs: Observation, seed: int, cls: type[ISMCTSAgent]) -> None:
+    try:
+        conn.send(_share(cfg, obs, seed, cls))
+    except BaseException:  # noqa: BLE001 - the parent runs this share itself instead
+        conn.send(None)
+    finally:
+        conn.close()
+
+
+def root_parallel(cfg: SearchConfig, workers: int, obs: Observation, cls: type[ISMCTSAgent]) -> SearchStats:
+    """Runs ``workers`` searches with ``cfg`` (one worker each) and returns their merged root.
+
+    The seeds come from ``obs.rng``, one per search, in order.
+    """
+    seeds = [obs.rng.getrandbits(64) for _ in range(workers)]
+    start = time.perf_counter()
+    shares: list[Share | None] = [None] * workers
+    children = []
+    try:
+        if can_fork():
+            ctx = multiprocessing.get_context("fork")
+            for w in range(1, workers):
+                recv, send = ctx.Pipe(duplex=False)
+                proc = ctx.Process(target=_child, args=(send, cfg, obs, seeds[w], cls), daemon=True)
+                proc.start()
+                send.close()
+                children.append((w, proc, recv))
+            shares[0] = _share(cfg, obs, seeds[0], cls)
+            for w, proc, recv in children:
+                try:
+                    shares[w] = recv.recv()
+                except EOFError:
+                    shares[w] = None
+                proc.join()
+        missing = [w for w in range(workers) if shares[w] is None]
+        if missing:
+            serial = cfg
+            if cfg.seconds is not None:  # one after the other: the time budget is shared out
+                left = max(cfg.seconds - (time.perf_counter() - start), 0.0)
+                serial = replace(cfg, seconds=max(left / len(missing), 0.001))
+            for w in missing:
+                shares[w] = _share(serial, obs, seeds[w], cls)
+    finally:
+        for _, proc, recv in children:  # interrupted (e.g. out of CPU time): no orphan search
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+            recv.close()
+    return _merge([s for s in shares if s is not None], time.perf_counter() - start)
+
+
+def _merge(shares: list[Share], seconds: float) -> SearchStats:
+    visits: dict[int, int] = {}
+    totals: dict[int, float] = {}
+    for _, _, v, q in shares:
+        for a, n in v.items():
+            visits[a] = visits.get(a, 0) + n
+            totals[a] = totals.get(a, 0.0) + q.get(a, 0.0) * n
+    values = {a: (totals[a] / n if n else 0.0) for a, n in visits.items()}
+    return SearchStats(
+        iterations=sum(s[0] for s in shares),
+        seconds=seconds,
+        nodes=sum(s[1] for s in shares),
+        visits=visits,
+        values=values,
+    )
