@@ -11,6 +11,7 @@ move, and the stream left in the same place (the search shares it).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -88,6 +89,30 @@ def same_choices(game, reference, fast, seed, games=4):
 def test_kings_kilt_fast_heuristic_same_choice(players, deal):
     game = kingmaker.make("kings-kilt", players=players, family_deal=deal)
     assert same_choices(game, kk_reference, kk_bot.heuristic_action, seed=100 * players + len(deal)) > 200
+
+
+def test_kings_kilt_fast_heuristic_same_choice_with_few_moves():
+    """Play positions with the hand cut to nothing or to one card (few betrayals, or none), before
+    and after the crowning: down to passing alone, which is played without a random draw."""
+    game = kingmaker.make("kings-kilt", players=3)
+    counts = {"few": 0, "pass only": 0}
+    for i, (s, p) in enumerate(decision_states(game, seed=5, games=6)):
+        if s.phase != PLAY:
+            continue
+        for clan in (None, i % NUM_CLANS):
+            hand = [0] * NUM_CLANS
+            if clan is not None:
+                hand[clan] = 1
+            hands = s.hands[:p] + (tuple(hand),) + s.hands[p + 1:]
+            for crowned in (0, 1):
+                t = dataclasses.replace(s, hands=hands, crowned=crowned)
+                legal = game.legal_actions(t, p)
+                counts["few"] += 1 < len(legal) <= 3
+                counts["pass only"] += legal == [KKA.PASS]
+                r1, r2 = random.Random(i), random.Random(i)
+                assert kk_bot.heuristic_action(game, t, p, r2) == kk_reference(game, t, p, r1), (i, clan, crowned)
+                assert r1.random() == r2.random()
+    assert counts["few"] > 0 and counts["pass only"] > 0
 
 
 # ---- Kingpins: the heuristic as it was (over the full list of legal moves) ---------------
