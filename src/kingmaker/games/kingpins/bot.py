@@ -258,4 +258,6 @@ def standings_value(game: Kingpins, s: State) -> tuple[float, ...] | None:
 
 def evaluate_state(game: Kingpins, s: State) -> tuple[float, ...] | None:
     """The search's evaluation (``Game.evaluate``): ``standings_value``."""
+    if s.phase != DEAL or s.deal != 0 or not s.history:  # asked at every rollout step: the common answer first
+        return None
     return standings_value(game, s)
