@@ -35,6 +35,25 @@ _ASCEND0, _BETRAY0, _FILL0, _PASS = A.ASCEND0, A.BETRAY0, A.FILL0, A.PASS
 
 
 def _clan_weights(game: KingsKilt, s: State, player: int) -> list[float]:
+    """Returns how much ``player`` wants each clan up: +1 per own family card, less for each
+    rival's revealed one. Kept by the identity of the families and revealed tuples (a move
+    passes them on unchanged), so a rollout computes them once per player (do not mutate)."""
+    family, revealed = s.family, s.revealed
+    key = (id(family), id(revealed), player)
+    hit = _WEIGHTS.get(key)
+    if hit is not None and hit[0] is family and hit[1] is revealed:
+        return hit[2]
+    w = _weights(game, s, player)
+    if len(_WEIGHTS) >= 4096:
+        _WEIGHTS.clear()
+    _WEIGHTS[key] = (family, revealed, w)  # holding the tuples keeps their ids from being reused
+    return w
+
+
+_WEIGHTS: dict[tuple[int, int, int], tuple[tuple, tuple, list[float]]] = {}
+
+
+def _weights(game: KingsKilt, s: State, player: int) -> list[float]:
     w = [0.0] * NUM_CLANS
     for k in s.family[player]:
         w[k] += 1.0
@@ -112,6 +131,7 @@ def heuristic_action(game: KingsKilt, s: State, player: int, rng: random.Random)
         base += 0.05 * sum(s.hands[player])
         betray_cost = 0.05 if s.crowned else 0.1  # the card spent; before the crowning, the betrayal
         chains: dict[int, float] = {}
+        betrayals: dict[int, float] = {}
         noise = rng.random
         vacuum = s.vacuum
         best, best_v = legal[0], -1e9
@@ -124,11 +144,13 @@ def heuristic_action(game: KingsKilt, s: State, player: int, rng: random.Random)
                     d = chains[src] = _chain(pyr, src, w, top)
                 v = base + w[pyr[src] & 7] * (_CELL_VALUE[dest] - _CELL_VALUE[src]) + d
             elif a < _FILL0:
-                t = (a - _BETRAY0) % CELLS
-                d = chains.get(t)
-                if d is None:
-                    d = chains[t] = _chain(pyr, t, w, top)
-                v = base - w[pyr[t] & 7] * _CELL_VALUE[t] + d - betray_cost
+                t = (a - _BETRAY0) % CELLS  # a betrayal's score depends on its target only
+                v = betrayals.get(t)
+                if v is None:
+                    d = chains.get(t)
+                    if d is None:
+                        d = chains[t] = _chain(pyr, t, w, top)
+                    v = betrayals[t] = base - w[pyr[t] & 7] * _CELL_VALUE[t] + d - betray_cost
             elif a < _PASS:
                 src = a - _FILL0
                 v = base + w[pyr[src] & 7] * (_CELL_VALUE[vacuum] - _CELL_VALUE[src]) + _chain(pyr, src, w, top)
