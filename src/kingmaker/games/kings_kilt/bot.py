@@ -9,10 +9,11 @@ the move: an action only moves cards within the pyramid (an ascent or a fill
 moves one card up, a betrayal removes one) and then lets the vacuum chain run
 (a lone card beneath moves up, the draw pile's face-up top card fills a base
 cell), and it spends at most one influence card; the families and the revealed
-cards, hence the clan weights, do not change. So a move's score is the current
-evaluation plus the value of those few card moves (``_chain``), which gives the
-same choice as applying each move and evaluating the result (tests/agents/
-test_fast_heuristics.py keeps that slow form as the reference).
+cards, hence the clan weights, do not change. So a move's score, less the
+evaluation now (the same for every move), is the value of those few card moves
+(``_chain``) and of the card spent. That gives the same choice as applying each
+move and evaluating the result (``tests/agents/test_fast_heuristics.py`` keeps
+that slow form as the reference).
 """
 
 from __future__ import annotations
@@ -118,22 +119,31 @@ def heuristic_action(game: KingsKilt, s: State, player: int, rng: random.Random)
             if s.pyramid[i] >= 0:
                 w[s.pyramid[i] & 7] += HEIGHT[i]
         return min(legal, key=lambda a: (w[a - A.REVEAL0], a))
-    if phase == PLAY or phase == FILL:
-        # Each move scored as evaluate() of the position after it (see the module's docstring).
+    if phase == FILL:
+        # Which card beneath moves up: scored as the change of evaluate() it makes (the
+        # evaluation before is common to both, so it is left out).
         w = _clan_weights(game, s, player)
         pyr = s.pyramid
         top = s.top
-        base = 0.0
-        for i in range(CELLS):
-            k = pyr[i]
-            if k >= 0:
-                base += w[k & 7] * _CELL_VALUE[i]
-        base += 0.05 * sum(s.hands[player])
+        up = _CELL_VALUE[s.vacuum]
+        noise = rng.random
+        best, best_v = legal[0], -1e9
+        for a in legal:
+            src = a - _FILL0
+            v = w[pyr[src] & 7] * (up - _CELL_VALUE[src]) + _chain(pyr, src, w, top) + noise() * 1e-6
+            if v > best_v:
+                best, best_v = a, v
+        return best
+    if phase == PLAY:
+        # Each move scored as evaluate() of the position after it, less the evaluation now
+        # (common to every move, so left out; see the module's docstring).
+        w = _clan_weights(game, s, player)
+        pyr = s.pyramid
+        top = s.top
         betray_cost = 0.05 if s.crowned else 0.1  # the card spent; before the crowning, the betrayal
         chains: dict[int, float] = {}
         betrayals: dict[int, float] = {}
         noise = rng.random
-        vacuum = s.vacuum
         best, best_v = legal[0], -1e9
         for a in legal:
             if a < _BETRAY0:
@@ -142,7 +152,7 @@ def heuristic_action(game: KingsKilt, s: State, player: int, rng: random.Random)
                 d = chains.get(src)
                 if d is None:
                     d = chains[src] = _chain(pyr, src, w, top)
-                v = base + w[pyr[src] & 7] * (_CELL_VALUE[dest] - _CELL_VALUE[src]) + d
+                v = w[pyr[src] & 7] * (_CELL_VALUE[dest] - _CELL_VALUE[src]) + d
             elif a < _FILL0:
                 t = (a - _BETRAY0) % CELLS  # a betrayal's score depends on its target only
                 v = betrayals.get(t)
@@ -150,12 +160,9 @@ def heuristic_action(game: KingsKilt, s: State, player: int, rng: random.Random)
                     d = chains.get(t)
                     if d is None:
                         d = chains[t] = _chain(pyr, t, w, top)
-                    v = betrayals[t] = base - w[pyr[t] & 7] * _CELL_VALUE[t] + d - betray_cost
-            elif a < _PASS:
-                src = a - _FILL0
-                v = base + w[pyr[src] & 7] * (_CELL_VALUE[vacuum] - _CELL_VALUE[src]) + _chain(pyr, src, w, top)
+                    v = betrayals[t] = d - w[pyr[t] & 7] * _CELL_VALUE[t] - betray_cost
             else:
-                v = base + 0.12  # keeping a card breaks ties; betray only for a real gain
+                v = 0.12  # keeping a card breaks ties; betray only for a real gain
             v += noise() * 1e-6
             if v > best_v:
                 best, best_v = a, v
