@@ -9,6 +9,7 @@ positions searched).
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 
@@ -37,6 +38,8 @@ def test_hard_uses_two_workers_and_workers_must_be_positive():
 
 
 def test_root_parallel_search_is_the_same_forked_or_not(monkeypatch):
+    if sys.platform.startswith("linux"):
+        assert parallel.can_fork()  # so that the first run below is the forked one
     game = kingmaker.make("kings-kilt")
     cfg = SearchConfig(iterations=12, seconds=None, rollout="heuristic", prior="heuristic",
                        opponents="own", workers=2)

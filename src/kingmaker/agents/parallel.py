@@ -10,16 +10,18 @@ only on the view and that stream, as with one search.
 The searches beyond the first run in forked child processes (the child
 inherits the observation, so nothing is pickled but the root statistics it
 sends back); the first runs in this process meanwhile. Where fork is not
-available (or this process may not have children, e.g. a daemonic pool
-worker), or a child fails, the searches run one after the other here: the
-same result with an iteration budget; a time budget is then shared out, so a
-move still takes about the budget's time.
+available, or this process may not fork safely (it runs other threads, e.g.
+a web server's worker) or have children (a daemonic pool worker), or a child
+fails, the searches run one after the other here: the same result with an
+iteration budget; a time budget is then shared out, so a move still takes
+about the budget's time.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import random
+import threading
 import time
 from dataclasses import replace
 from typing import Any
@@ -37,11 +39,17 @@ Share = tuple[int, int, dict[int, int], dict[int, float]]
 
 
 def can_fork() -> bool:
-    """Returns True when this process may fork children to search in."""
+    """Returns True when this process may fork children to search in.
+
+    Only a single-threaded process forks (another thread could hold a lock the child
+    would need), and not a daemonic one (it may not have children).
+    """
     return (
         PARALLEL
         and "fork" in multiprocessing.get_all_start_methods()
         and not multiprocessing.current_process().daemon
+        and threading.active_count() == 1
+        and threading.current_thread() is threading.main_thread()
     )
 
 
@@ -82,11 +90,15 @@ def root_parallel(cfg: SearchConfig, workers: int, obs: Observation, cls: type[I
                 send.close()
                 children.append((w, proc, recv))
             shares[0] = _share(cfg, obs, seeds[0], cls)
+            # A time budget bounds the wait for a child (then its share is run here).
+            wait = None if cfg.seconds is None else 2.0 * cfg.seconds + 10.0
             for w, proc, recv in children:
                 try:
-                    shares[w] = recv.recv()
+                    shares[w] = recv.recv() if recv.poll(wait) else None
                 except EOFError:
                     shares[w] = None
+                if shares[w] is None and proc.is_alive():
+                    proc.kill()
                 proc.join()
         missing = [w for w in range(workers) if shares[w] is None]
         if missing:
