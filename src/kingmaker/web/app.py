@@ -209,7 +209,7 @@ def create_app(db: str | Storage | None = None, bot_delay: float = 0.4, **hub_op
              responses=_errors(403, 404), summary="What the token's seat (or a spectator) may know now")
     async def state(mid: Mid, token: Tok = None, authorization: Auth = None) -> dict:
         live = await hub.get(mid)
-        return hub.payload(live, hub.seat_of(live, token_of(authorization, token)))
+        return await hub.current(live, hub.seat_of(live, token_of(authorization, token)))
 
     @app.post("/api/matches/{mid}/moves", response_model=M.MoveOut, responses=_errors(403, 404, 409),
               summary="Play a move for the token's seat")
@@ -217,7 +217,7 @@ def create_app(db: str | Storage | None = None, bot_delay: float = 0.4, **hub_op
         tok = token_of(authorization, token, body.token)
         out = await hub.move(mid, tok, body.model_dump())
         live = await hub.get(mid)
-        out["state"] = hub.payload(live, out["seat"])
+        out["state"] = await hub.current(live, out["seat"])
         return out
 
     @app.post("/api/matches/{mid}/join", response_model=M.JoinedOut, responses=_errors(403, 404),
@@ -314,7 +314,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, mid: str) -> None:
     sub = Subscriber(seat, send, token_hash=hash_token(token) if token else None, close=close)
     live.subscribers.append(sub)
     try:
-        first = hub.payload(live, seat, 0)
+        first = await hub.current(live, seat, 0)
         sub.log_sent = first["log"]["total"]
         await send(first)
         await hub.broadcast_seats(live)
@@ -346,17 +346,19 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, mid: str) -> None:
                 await close(CLOSE_SEAT_CHANGED, "this seat changed hands; its old token is no longer valid")
                 break
             if msg.type == "move":
+                async def ack(version: int, ref: Any = msg.ref) -> None:  # once stored, before the new states
+                    await send(encode({"type": "ack", "ref": ref, "version": version}))
+
                 try:
-                    out = await hub.move(mid, token, msg.model_dump())
-                    await send({"type": "ack", "ref": msg.ref, "version": out["version"]})
-                except SeatForbiddenError as e:
-                    await error(e, msg.ref)
+                    if seat is None:
+                        raise SeatForbiddenError("a move needs a seat token; spectators cannot move")
+                    await hub.move_seat(live, seat, msg.action, msg.text, msg.version, msg.seat, ack)
                 except GameError as e:
                     await error(e, msg.ref)
             elif msg.type == "sync":
                 if sub not in live.subscribers:
                     live.subscribers.append(sub)
-                out = hub.payload(live, seat, 0)
+                out = await hub.current(live, seat, 0)
                 sub.log_sent = out["log"]["total"]
                 out["ref"] = msg.ref
                 await send(out)

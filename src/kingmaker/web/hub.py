@@ -22,11 +22,9 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-from pydantic_core import to_json
 
 from ..core.api import CHANCE, SIMULTANEOUS, TERMINAL, check_options
 from ..core.errors import (
@@ -39,6 +37,8 @@ from ..core.errors import (
 )
 from ..core.match import Match
 from ..core.registry import available_games, game_class
+from .batch import GroupCommit
+from .fanout import Fanout, encode  # noqa: F401  (encode: re-exported for the app)
 from .models import ServerBusyError, safe_message
 from .policy import (  # noqa: F401  (re-exported: the app and tests import them from here)
     CLOSE_FORBIDDEN,
@@ -57,9 +57,13 @@ from .workers import MatchRecord, Workers, bot_move, build_replay
 log = logging.getLogger("kingmaker.web")
 
 
-def encode(msg: dict) -> str:
-    """A message as compact JSON text (pydantic-core's encoder: about twice as fast as json.dumps)."""
-    return to_json(msg).decode()
+STATE_EVERY = 16  # the stored state (a check of the replay) is written every this many versions, and at the end
+
+
+def stored_state(game: Any, state: Any, version: int) -> dict:
+    """The state kept beside the actions as a check: ``game.to_json`` and the version it is at."""
+    return {"checked_at": version, "json": game.to_json(state)}
+
 
 __all__ = ["BadRequestError", "Hub", "LiveMatch", "NotFoundError", "SeatForbiddenError", "ServerBusyError"]
 
@@ -90,6 +94,7 @@ class LiveMatch:
     stale: bool = False
     sim_since: int | None = None  # version at which the current simultaneous round began
     owned: bool = False  # this process holds the match's lock (drives chance and bots)
+    checked_at: int | None = None  # the version of the stored state (None: unknown, store it next time)
 
     @property
     def id(self) -> str:
@@ -108,7 +113,7 @@ class LiveMatch:
                 tuple((e.player, e.action) for e in self.match.log))
 
 
-class Hub:
+class Hub(Fanout):
     """All live matches of one server process, over one storage.
 
     Args:
@@ -126,6 +131,7 @@ class Hub:
                  bot_cpu_seconds: float = 10.0, bot_queue: int = 200, custom_bots: bool = False,
                  replay_workers: int = 1, replay_queue: int = 16) -> None:
         self.storage = storage
+        self.commits = GroupCommit(storage)
         self.bot_delay = bot_delay
         self.base_url = base_url
         self.custom_bots = custom_bots
@@ -244,7 +250,7 @@ class Hub:
             raise ServerBusyError("the server's bots are busy; try again in a moment", retry_after=10)
         mid = secrets.token_hex(6)
         row = MatchRow(id=mid, game=game.id, players=n, options=dict(game.option_values), seed=seed,
-                       public=body.get("public", True), state=game.to_json(game.new_initial_state()))
+                       public=body.get("public", True), state=stored_state(game, game.new_initial_state(), 0))
         self.storage.create_match(row, seats)
         return {"match": mid, "tokens": {str(k): v for k, v in tokens.items()}, "you": you}
 
@@ -277,17 +283,25 @@ class Hub:
         n, values = check_options(cls, row.players, row.options)
         game = cls(n, **values)
         m = Match(game, seed=row.seed)
-        stored_version = row.version  # the version of row.state (actions may have been added since)
         live = LiveMatch(row=row, game=game, match=m, seats=seats)
-        simultaneous = self._apply(live, actions)
+        # The stored state is a check, written every STATE_EVERY versions: replay up to its
+        # version, compare, then replay the rest. (Servers before that wrote it at every
+        # move, unwrapped: it is the state at row.version.)
+        st = row.state
+        at, want = (st["checked_at"], st["json"]) if isinstance(st, dict) and "checked_at" in st else (row.version, st)
+        at = at if isinstance(at, int) and 0 <= at <= len(actions) else None
+        simultaneous = self._apply(live, actions[:at] if at is not None else actions)
+        if at is not None:
+            if want is not None and game.to_json(m.state) != want:
+                raise RecordError(f"match {match_id}: the replayed state differs from the stored one (version {at})")
+            live.checked_at = at if isinstance(st, dict) and "checked_at" in st else None
+            simultaneous += self._apply(live, actions[at:])
         if m.current_player == SIMULTANEOUS:
             # The round began after the last action that was not a simultaneous commitment.
             since = len(m.log)
             while since > 0 and simultaneous[since - 1]:
                 since -= 1
             live.sim_since = since
-        if row.state is not None and len(actions) == stored_version and game.to_json(m.state) != row.state:
-            raise RecordError(f"match {match_id}: the replayed state differs from the stored one")
         old = self.live.get(match_id)
         if old is not None:
             live.subscribers = old.subscribers
@@ -439,28 +453,37 @@ class Hub:
         self.kick(live)
 
     # ---- moves ---------------------------------------------------------------------------------
-    async def move(self, match_id: str, token: str | None, body: dict) -> dict:
-        """Plays a human move from a validated body ``{action | text, version?, seat?}``."""
+    async def move(self, match_id: str, token: str | None, body: dict,
+                   ack: Callable[[int], Awaitable[Any]] | None = None) -> dict:
+        """Plays a human move from a validated body ``{action | text, version?, seat?}``.
+
+        ``ack(version)`` is awaited once the move is stored, before the new state is sent.
+        """
         live = await self.get(match_id)
         seat = self.seat_of(live, token)
         if seat is None:
             raise SeatForbiddenError("a move needs a seat token; spectators cannot move")
-        want = body.get("seat")
+        return await self.move_seat(live, seat, body.get("action"), body.get("text"), body.get("version"),
+                                    body.get("seat"), ack)
+
+    async def move_seat(self, live: LiveMatch, seat: int, action: int | None, text: str | None,
+                        version: int | None, want: int | None = None,
+                        ack: Callable[[int], Awaitable[Any]] | None = None) -> dict:
+        """Plays a move for ``seat``, whose token the caller has checked (``seat_of`` or ``holds``)."""
         if want is not None and want != seat:
             raise SeatForbiddenError(f"this token is for seat {seat}; it cannot act for seat {want}", seat=seat)
         if live.seats[seat].kind != "human":
             raise SeatForbiddenError(f"seat {seat} is played by a bot")
-        if body.get("action") is not None:
-            action: int | str = body["action"]
-        elif body.get("text") is not None:
-            action = body["text"]
-        else:
-            raise BadRequestError("a move needs 'action' (an int) or 'text' (its notation)")
-        new_version = await self._submit(live, seat, action, body.get("version"))
+        if action is None:
+            if text is None:
+                raise BadRequestError("a move needs 'action' (an int) or 'text' (its notation)")
+            action = text  # type: ignore[assignment]
+        new_version = await self._submit(live, seat, action, version, ack)
         self.kick(live)
         return {"match": live.id, "seat": seat, "version": new_version}
 
-    async def _submit(self, live: LiveMatch, seat: int, action: int | str, version: int | None) -> int:
+    async def _submit(self, live: LiveMatch, seat: int, action: int | str, version: int | None,
+                      ack: Callable[[int], Awaitable[Any]] | None = None) -> int:
         async with live.lock:
             if live.stale:
                 raise ConflictError("the match was reloaded; try again", match=live.id)
@@ -480,10 +503,15 @@ class Hub:
             while m.current_player == CHANCE:
                 m.step_chance()
                 drew = True
-            self._store(live, before)
+            # The lock is held until the move is stored (a group commit with the other
+            # matches' moves of this turn of the loop): no one sees the new state before.
+            await self._store(live, before)
             self._note_round(live, None if drew else acting)
             version = live.version
-        await self.broadcast(live)
+            texts = self._texts(live)
+        if ack is not None:
+            await ack(version)
+        await self._send(live, texts)
         return version
 
     def _same_round(self, live: LiveMatch, seat: int, version: int) -> bool:
@@ -504,21 +532,27 @@ class Hub:
         if live.sim_since is None or acting_before is None or not acting <= set(acting_before):
             live.sim_since = live.version
 
-    def _store(self, live: LiveMatch, before: int) -> None:
+    async def _store(self, live: LiveMatch, before: int) -> None:
         """Stores the actions taken since ``before``; on failure the live copy is dropped and reloaded."""
         m = live.match
         rows = [ActionRow(e.player, e.action, e.text) for e in m.log[before:]]
         over = m.is_over()
+        v = live.version
+        state = None  # None: the stored state (a check) stays as it is
+        if over or live.checked_at is None or v // STATE_EVERY != live.checked_at // STATE_EVERY:
+            state = stored_state(live.game, m.state, v)
         try:
-            self.storage.append(live.id, before, rows, live.game.to_json(m.state),
-                                "over" if over else "playing", list(m.returns()) if over else None)
+            await self.commits.store((live.id, before, rows, state, "over" if over else "playing",
+                                      list(m.returns()) if over else None))
         except BaseException:
             live.stale = True
             if self.live.get(live.id) is live:
                 self.live.pop(live.id, None)
             self._spawn(self._reload(live))
             raise
-        live.row.version = live.version
+        live.row.version = v
+        if state is not None:
+            live.checked_at = v
         if over:
             live.row.status = "over"
             live.row.result = list(m.returns())
@@ -593,9 +627,9 @@ class Hub:
                         before = live.version
                         while m.current_player == CHANCE:
                             m.step_chance()
-                        self._store(live, before)
+                        await self._store(live, before)
                         self._note_round(live, None)
-                        job = None
+                        job, texts = None, self._texts(live)
                     else:
                         bots = [p for p in m.acting_players if p in live.bots]
                         if not bots:
@@ -603,7 +637,7 @@ class Hub:
                         p = bots[0]
                         job = (p, live.bots[p], live.record(), live.version)
                 if job is None:
-                    await self.broadcast(live)
+                    await self._send(live, texts)
                     continue
                 p, spec, rec, version = job
                 t0 = time.monotonic()
@@ -653,90 +687,6 @@ class Hub:
             log.exception("match %s: bot of seat %d failed; it plays a random move", live.id, seat)
             return obs.rng.choice(obs.legal_actions), "error"
 
-    # ---- what a seat is sent -----------------------------------------------------------------------
-    def payload(self, live: LiveMatch, seat: int | None, log_from: int = 0) -> dict:
-        """Returns the message for ``seat``: its view, its legal moves and its log from ``log_from``."""
-        m = live.match
-        game = live.game
-        s = m.state
-        cp = game.current_player(s)
-        acting = list(game.acting_players(s)) if cp not in (CHANCE, TERMINAL) else []
-        legal = []
-        if seat is not None and seat in acting:
-            legal = [{"action": a, "text": game.action_to_str(s, a)} for a in game.legal_actions(s, seat)]
-        lines = m.log_for(seat)
-        over = m.is_over()
-        return {
-            "type": "state", "match": live.id, "game": game.id, "players": game.num_players,
-            "options": dict(game.option_values), "version": live.version, "seat": seat,
-            "status": "over" if over else "playing", "to_move": node_label(cp), "acting": acting,
-            "simultaneous": cp == SIMULTANEOUS, "view": game.view(s, seat), "legal": legal,
-            "log": {"start": log_from, "lines": lines[log_from:], "total": len(lines)},
-            "result": list(m.returns()) if over else None, "seats": self.seats_public(live),
-        }
-
-    async def broadcast(self, live: LiveMatch) -> None:
-        """Sends each subscriber whose token still holds its seat that seat's payload (built once per seat)."""
-        cache: dict[tuple[int | None, int], tuple[int, str]] = {}
-        for sub in list(live.subscribers):
-            if not self.holds(live, sub):
-                await self.evict(live)
-                continue
-            key = (sub.seat, sub.log_sent)
-            got = cache.get(key)
-            if got is None:
-                msg = self.payload(live, sub.seat, sub.log_sent)
-                got = cache[key] = (msg["log"]["total"], encode(msg))
-            sub.log_sent = got[0]
-            try:
-                await sub.send(got[1])  # encoded once for every socket of the seat
-            except Exception:  # a closed socket: forget it
-                with contextlib.suppress(ValueError):
-                    live.subscribers.remove(sub)
-
-    async def broadcast_seats(self, live: LiveMatch) -> None:
-        """Tells every subscriber who is seated and connected (no game data)."""
-        msg = {"type": "seats", "match": live.id, "seats": self.seats_public(live)}
-        for sub in list(live.subscribers):
-            try:
-                await sub.send(msg)
-            except Exception:
-                with contextlib.suppress(ValueError):
-                    live.subscribers.remove(sub)
-
-    def summary(self, live: LiveMatch) -> dict:
-        r = live.row
-        m = live.match
-        over = m.is_over()
-        return {
-            "match": r.id, "game": r.game, "name": live.game.name, "players": r.players, "options": r.options,
-            "version": live.version, "status": "over" if over else "playing",
-            "to_move": node_label(m.current_player), "public": r.public,
-            "result": list(m.returns()) if over else None, "seats": self.seats_public(live),
-            "created": r.created, "updated": r.updated,
-        }
-
-    def lobby(self, limit: int = 50) -> list[dict]:
-        out = []
-        for r in self.storage.list_matches(limit=limit, public_only=True):
-            live = self.live.get(r.id)
-            if live is not None and not live.stale:
-                out.append(self.summary(live))
-                continue
-            try:
-                name = game_class(r.game).name
-            except GameError:
-                continue
-            out.append({
-                "match": r.id, "game": r.game, "name": name, "players": r.players, "options": r.options,
-                "version": r.version, "status": r.status, "to_move": None, "public": r.public,
-                "result": r.result,
-                "seats": [{"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "claimed": s.claimed,
-                           "connected": s.kind == "bot"} for s in self.storage.get_seats(r.id)],
-                "created": r.created, "updated": r.updated,
-            })
-        return out
-
     # ---- replays -------------------------------------------------------------------------------------
     async def replay(self, match_id: str, token: str | None) -> bytes:
         """Returns (as JSON) every step of the match as ``seat`` saw it (or a spectator): views and log lines.
@@ -747,7 +697,8 @@ class Hub:
         """
         live = await self.get(match_id)
         seat = self.seat_of(live, token)
-        rec = live.record()
+        async with live.lock:  # only stored moves
+            rec = live.record()
         key = (live.id, len(rec[5]), seat)
         body = self._replay_cache.get(key)
         if body is None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
@@ -35,7 +36,12 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from pydantic_core import from_json, to_json
 
 
 def _free_port() -> int:
@@ -50,13 +56,14 @@ def _post(url: str, body: dict) -> dict:
         return json.loads(r.read())
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    """CPU time (user + system) the process has used so far, from /proc (Linux); None elsewhere."""
+def _cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """CPU time (user, system) the process has used so far, from /proc (Linux); None elsewhere."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def _start_server(db: str, port: int, src: str | None = None) -> subprocess.Popen:
@@ -77,38 +84,161 @@ def _start_server(db: str, port: int, src: str | None = None) -> subprocess.Pope
     raise RuntimeError("the server did not start")
 
 
-async def _seat(ws_url: str, mid: str, token: str, rng: random.Random, lat: list[float], done: asyncio.Event,
-                stats: dict) -> None:
-    import websockets
+class _Seat(asyncio.Protocol):
+    """One seat's WebSocket, spoken directly over an asyncio transport: the load test's instrument.
 
-    async with websockets.connect(f"{ws_url}/ws/matches/{mid}?token={token}", max_size=2**24) as ws:
-        latest = None
-        pending = None
-        sent_for = -1
-        while True:
-            if latest is not None and pending is None and latest["legal"] and latest["version"] > sent_for:
-                a = rng.choice(latest["legal"])["action"]
-                sent_for = latest["version"]
-                pending = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "action": a, "version": latest["version"]}))
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 60)
-            except TimeoutError:
-                stats["stalled"] += 1
+    A minimal RFC 6455 client (handshake, unfragmented or fragmented frames from the server,
+    masked text frames to it, close and ping answered) that plays from the protocol's own
+    callbacks: no task, future or library layer per message, so that the client costs
+    little CPU per move and the server is what is measured. Every message is parsed in
+    full (pydantic-core's JSON parser); the seat plays a random legal move whenever its
+    latest state lists moves for it and no move of its own is waiting for its ``ack``.
+    """
+
+    def __init__(self, path: str, rng: random.Random, run: _RunStats, game_done: Callable[[], None]) -> None:
+        self.path = path
+        self.rng = rng
+        self.run = run
+        self.game_done = game_done
+        self.transport: asyncio.Transport | None = None
+        self.buf = bytearray()
+        self.frag: list[bytes] = []
+        self.open = False
+        self.opened: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.finished = False
+        self.last = time.monotonic()
+        self.latest: dict | None = None
+        self.pending: float | None = None  # when our move was sent (until its ack)
+        self.state_wait: float | None = None  # when our move was sent (until a newer state)
+        self.sent_for = -1
+
+    # ---- the transport -------------------------------------------------------------------
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(  # type: ignore[attr-defined]
+            f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(ConnectionError(f"the server closed the connection: {exc}"))
+        self.open = False
+
+    def data_received(self, data: bytes) -> None:
+        self.last = time.monotonic()
+        buf = self.buf
+        buf += data
+        if not self.open:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
                 return
-            msg = json.loads(raw)
-            stats["messages"] += 1
-            if msg["type"] == "state":
-                latest = msg
-                if msg["status"] == "over":
-                    done.set()
-                    return
-            elif msg["type"] == "ack":
-                lat.append(time.perf_counter() - pending)
-                pending = None
-            elif msg["type"] == "error":
-                stats["errors"] += 1
-                pending = None
+            if not buf.startswith(b"HTTP/1.1 101"):
+                self.opened.set_exception(ConnectionError(bytes(buf[:end]).decode("latin-1")))
+                self.transport.close()
+                return
+            self.open = True
+            del buf[:end + 4]
+            self.opened.set_result(None)
+        pos, size = 0, len(buf)
+        while size - pos >= 2:
+            b0, b1 = buf[pos], buf[pos + 1]
+            n, head = b1 & 0x7F, 2
+            if n == 126:
+                if size - pos < 4:
+                    break
+                n, head = int.from_bytes(buf[pos + 2:pos + 4], "big"), 4
+            elif n == 127:
+                if size - pos < 10:
+                    break
+                n, head = int.from_bytes(buf[pos + 2:pos + 10], "big"), 10
+            if size - pos < head + n:
+                break
+            payload = bytes(buf[pos + head:pos + head + n])
+            pos += head + n
+            op = b0 & 0x0F
+            if op == 0 or not b0 & 0x80:  # a fragment (the server may split long messages)
+                self.frag.append(payload)
+                if not b0 & 0x80:
+                    continue
+                payload, self.frag = b"".join(self.frag), []
+                op = 1
+            if op in (1, 2):
+                self.on_message(payload)
+            elif op == 8:  # close: answer it
+                self._frame(8, payload[:2])
+                self.transport.close()
+                self.open = False
+                break
+            elif op == 9:  # ping
+                self._frame(10, payload)
+        del buf[:pos]
+
+    def _frame(self, op: int, data: bytes) -> None:
+        """Sends one frame, masked with a fresh key as RFC 6455 asks of clients."""
+        n = len(data)
+        if n < 126:
+            head = bytes((0x80 | op, 0x80 | n))
+        elif n < 65536:
+            head = bytes((0x80 | op, 0xFE)) + n.to_bytes(2, "big")
+        else:
+            head = bytes((0x80 | op, 0xFF)) + n.to_bytes(8, "big")
+        mask = os.urandom(4)
+        key = int.from_bytes((mask * (n // 4 + 1))[:n], "big")
+        masked = (int.from_bytes(data, "big") ^ key).to_bytes(n, "big") if n else b""
+        self.transport.write(head + mask + masked)
+
+    def send_json(self, msg: dict) -> None:
+        self._frame(1, to_json(msg))
+
+    def close(self) -> None:
+        if self.open:
+            self._frame(8, (1000).to_bytes(2, "big"))
+            self.open = False
+        if self.transport is not None:
+            self.transport.close()
+
+    # ---- the player ------------------------------------------------------------------------
+    def on_message(self, raw: bytes) -> None:
+        msg = from_json(raw)
+        run = self.run
+        run.messages += 1
+        kind = msg["type"]
+        if kind == "state":
+            self.latest = msg
+            if self.state_wait is not None and msg["version"] > self.sent_for:
+                run.state_lat.append(time.perf_counter() - self.state_wait)
+                self.state_wait = None
+            if msg["status"] == "over":
+                self.finished = True
+                self.game_done()
+                self.close()
+                return
+        elif kind == "ack":
+            if self.pending is not None:
+                run.lat.append(time.perf_counter() - self.pending)
+            self.pending = None
+        elif kind == "error":
+            run.errors += 1
+            self.pending = self.state_wait = None
+        self.act()
+
+    def act(self) -> None:
+        latest = self.latest
+        if latest is None or self.pending is not None or not latest["legal"] or latest["version"] <= self.sent_for:
+            return
+        self.sent_for = latest["version"]
+        self.pending = self.state_wait = time.perf_counter()
+        self.send_json({"type": "move", "action": self.rng.choice(latest["legal"])["action"],
+                        "version": latest["version"]})
+
+
+@dataclass
+class _RunStats:
+    lat: list[float] = field(default_factory=list)
+    state_lat: list[float] = field(default_factory=list)
+    messages: int = 0
+    errors: int = 0
 
 
 async def _replays(url: str, mids: list[str], n: int, stop: asyncio.Event, stats: dict) -> None:
@@ -178,16 +308,10 @@ async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed:
             {"game": game, "players": players, "seats": [{"kind": "human"}] * players, "seed": seed * 1000 + i},
         )
         created.append(out)
-    lat: list[float] = []
-    stats = {"messages": 0, "errors": 0, "stalled": 0}
-    events = [asyncio.Event() for _ in created]
-    tasks = []
+    stats: dict = {"stalled": 0}
     cpu0 = _cpu_seconds(server_pid) if server_pid else None
+    ccpu0 = time.process_time()
     t0 = time.perf_counter()
-    for out, ev in zip(created, events):
-        for tok in out["tokens"].values():
-            tasks.append(asyncio.create_task(
-                _seat(ws_url, out["match"], tok, random.Random(rng.random()), lat, ev, stats)))
     stop = asyncio.Event()
     health: list[float] = []
     extra = []
@@ -195,16 +319,10 @@ async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed:
         stats.update(replays=0, replays_busy=0, replay_errors=0)
         extra = [asyncio.create_task(_replays(url, [o["match"] for o in created], replays, stop, stats)),
                  asyncio.create_task(_health(url, stop, health))]
-    try:
-        await asyncio.wait_for(asyncio.gather(*tasks), limit)
-    except TimeoutError:
-        for t in tasks:
-            t.cancel()
+    run, seats, done = await _play(ws_url, created, rng, limit, stats)
     wall = time.perf_counter() - t0
     cpu1 = _cpu_seconds(server_pid) if server_pid else None
-    if cpu0 is not None and cpu1 is not None:
-        stats["server_cpu_s"] = cpu1 - cpu0
-        stats["server_cpu_ms_per_move"] = 1000 * (cpu1 - cpu0) / max(1, len(lat))
+    ccpu1 = time.process_time()
     stop.set()
     for t in extra:
         with contextlib.suppress(Exception):
@@ -213,19 +331,92 @@ async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed:
         health.sort()
         stats.update(health_samples=len(health), health_p50_ms=_pct(health, 0.5), health_p99_ms=_pct(health, 0.99),
                      health_max_ms=1000 * health[-1] if health else None)
-    lat.sort()
+    lat = run.lat
+    if cpu0 is not None and cpu1 is not None:
+        user, system = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+        stats["server_cpu_s"] = user + system
+        stats["server_cpu_ms_per_move"] = 1000 * (user + system) / max(1, len(lat))
+        stats["server_system_ms_per_move"] = 1000 * system / max(1, len(lat))
+    stats["client_cpu_ms_per_move"] = 1000 * (ccpu1 - ccpu0) / max(1, len(lat))
+    return _results(games, done, run, wall, len(seats), stats)
+
+
+async def _play(ws_url: str, created: list[dict], rng: random.Random, limit: float,
+                stats: dict) -> tuple[_RunStats, list[_Seat], int]:
+    """Connects every seat and plays until every game is over (or ``limit`` seconds pass)."""
+    loop = asyncio.get_running_loop()
+    run = _RunStats()
+    host, port = ws_url.removeprefix("ws://").rsplit(":", 1)
+    all_over = loop.create_future()
+    seats: list[_Seat] = []
+    over: set[str] = set()
+
+    def check() -> None:
+        if not all_over.done() and all(s.finished for s in seats):
+            all_over.set_result(None)
+
+    for out in created:
+        for tok in out["tokens"].values():
+            def game_done(mid: str = out["match"]) -> None:
+                over.add(mid)
+                check()
+
+            seats.append(_Seat(f"/ws/matches/{out['match']}?token={tok}", random.Random(rng.random()), run,
+                               game_done))
+    t_connect = time.perf_counter()
+    await asyncio.gather(*(loop.create_connection(lambda s=s: s, host, int(port)) for s in seats))
+    await asyncio.gather(*(s.opened for s in seats))
+    stats["connected_s"] = time.perf_counter() - t_connect
+
+    async def watchdog() -> None:  # a seat that hears nothing for 60 s, or loses its socket, has stalled
+        while not all_over.done():
+            await asyncio.sleep(1.0)
+            now = time.monotonic()
+            for s in seats:
+                if not s.finished and (now - s.last > 60 or (not s.open and s.transport.is_closing())):
+                    s.finished = True
+                    stats["stalled"] += 1
+                    s.close()
+            check()
+
+    dog = asyncio.create_task(watchdog())
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.shield(all_over), limit)
+    dog.cancel()
+    for s in seats:
+        s.close()
+    return run, seats, len(over)
+
+
+def _results(games: int, finished: int, run: _RunStats, wall: float, connections: int, stats: dict) -> dict:
+    lat = sorted(run.lat)
+    state_lat = sorted(run.state_lat)
     return {
         "games": games,
-        "finished": sum(e.is_set() for e in events),
+        "finished": finished,
         "moves": len(lat),
         "seconds": wall,
         "moves_per_second": len(lat) / wall if wall else 0.0,
-        "p50_ms": 1000 * lat[len(lat) // 2] if lat else None,
-        "p99_ms": 1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else None,
+        "p50_ms": _pct(lat, 0.5),
+        "p99_ms": _pct(lat, 0.99),
         "mean_ms": 1000 * statistics.fmean(lat) if lat else None,
-        "connections": len(tasks),
+        "state_p50_ms": _pct(state_lat, 0.5),
+        "state_p99_ms": _pct(state_lat, 0.99),
+        "connections": connections,
+        "messages": run.messages,
+        "errors": run.errors,
         **stats,
     }
+
+
+def _arun(coro: Any) -> Any:
+    """Runs the client on uvloop when it is installed (as the server does): a cheaper instrument."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coro)
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -242,7 +433,7 @@ def main(argv: list[str] | None = None) -> dict:
                     help="run the server from this source tree (e.g. an older commit's src/, from `git worktree`)")
     args = ap.parse_args(argv)
     if args.port:
-        res = asyncio.run(_run(f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}", args.games,
+        res = _arun(_run(f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}", args.games,
                                args.game, args.players, args.seed, args.limit, args.replays))
         print(json.dumps(res, indent=1))
         return res
@@ -251,7 +442,7 @@ def main(argv: list[str] | None = None) -> dict:
         db = args.db or f"sqlite:///{tmp}/load.sqlite3"
         proc = _start_server(db, port, args.server_src)
         try:
-            res = asyncio.run(_run(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", args.games, args.game,
+            res = _arun(_run(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", args.games, args.game,
                                    args.players, args.seed, args.limit, args.replays, proc.pid))
         finally:
             proc.terminate()

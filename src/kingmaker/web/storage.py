@@ -3,10 +3,12 @@
 A match is stored as its game, options and seed, its seats, and the list of
 every action taken (chance included) with its player and notation. A server
 rebuilds a match by replaying that list (chance outcomes are drawn again from
-the seed and checked against the stored ones). The current state's JSON
-(``game.to_json``) is kept beside the version as a check.
+the seed and checked against the stored ones). A state's JSON (``game.to_json``,
+with the version it is at) is kept beside the version as a check; the server
+rewrites it every few versions and at the end, not at every move.
 
-Every move is stored with ``append``: in one transaction it checks that the
+Every move is stored with ``append`` (or, several matches' moves in one
+transaction, ``append_many``: the server's group commit): it checks that the
 match is still at the version the move was made for, inserts the action and
 moves the version on. Two writers racing for the same version: one wins, the
 other gets ``ConflictError`` (code ``match/conflict``).
@@ -28,10 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic_core import to_json
+
 from ..core.errors import ConflictError
 
 __all__ = [
     "ActionRow",
+    "Append",
     "MatchRow",
     "PostgresStorage",
     "SeatRow",
@@ -115,6 +120,9 @@ _SCHEMA = [
     )""",
     "CREATE INDEX IF NOT EXISTS km_matches_status ON km_matches (status, updated)",
 ]
+
+# (match id, version, actions, state, status, result): one match's moves for ``append_many``
+Append = tuple[str, int, list[ActionRow], dict | None, str, list[float] | None]
 
 _CHANNEL = "km_changes"
 _MATCH_COLS = "id, game, players, options, seed, version, status, result, public, state, created, updated"
@@ -236,32 +244,48 @@ class Storage:
         Raises:
             ConflictError: the match is no longer at ``version`` (another move won).
         """
-        new = version + len(actions)
+        out = self.append_many([(match_id, version, actions, state, status, result)])[0]
+        if isinstance(out, ConflictError):
+            raise out
+        return out
+
+    def append_many(self, items: list[Append]) -> list[int | ConflictError]:
+        """Stores the moves of several matches in one transaction (a group commit).
+
+        Each item is ``(match_id, version, actions, state, status, result)`` as for
+        ``append`` (``state`` None: the stored state stays as it is). Returns, item by item, the new version, or a ``ConflictError`` for a
+        match that is no longer at its ``version`` (nothing of that item is stored; the
+        others are). Any other failure stores nothing and raises.
+        """
+        out: list[int | ConflictError] = []
+        now = time.time()
+        update = self._sql("UPDATE km_matches SET version = ?, state = ?, status = ?, result = ?, updated = ?"
+                           " WHERE id = ? AND version = ?")
+        keep_state = self._sql("UPDATE km_matches SET version = ?, status = ?, result = ?, updated = ?"
+                               " WHERE id = ? AND version = ?")
+        insert = self._sql("INSERT INTO km_actions (match_id, idx, player, action, text) VALUES (?,?,?,?,?)")
         with self._tx() as cur:
-            self._ex(
-                cur,
-                "UPDATE km_matches SET version = ?, state = ?, status = ?, result = ?, updated = ?"
-                " WHERE id = ? AND version = ?",
-                (
-                    new, json.dumps(state) if state is not None else None, status,
-                    json.dumps(result) if result is not None else None, time.time(), match_id, version,
-                ),
-            )
-            if cur.rowcount != 1:
-                raise ConflictError(
-                    f"match {match_id} has moved on from version {version}; "
-                    "reload the position and choose again",
-                    match=match_id,
-                    version=version,
-                )
-            for i, a in enumerate(actions):
-                self._ex(
-                    cur,
-                    "INSERT INTO km_actions (match_id, idx, player, action, text) VALUES (?,?,?,?,?)",
-                    (match_id, version + i, a.player, a.action, a.text),
-                )
-            self._notify(cur, match_id, new, "move")
-        return new
+            for match_id, version, actions, state, status, result in items:
+                new = version + len(actions)
+                res = _dumps(result) if result is not None else None
+                if state is None:
+                    cur.execute(keep_state, (new, status, res, now, match_id, version))
+                else:
+                    cur.execute(update, (new, _dumps(state), status, res, now, match_id, version))
+                if cur.rowcount != 1:
+                    out.append(ConflictError(
+                        f"match {match_id} has moved on from version {version}; "
+                        "reload the position and choose again",
+                        match=match_id,
+                        version=version,
+                    ))
+                    continue
+                if actions:
+                    cur.executemany(insert, [(match_id, version + i, a.player, a.action, a.text)
+                                             for i, a in enumerate(actions)])
+                self._notify(cur, match_id, new, "move")
+                out.append(new)
+        return out
 
     def update_seat(self, match_id: str, seat: SeatRow) -> None:
         """Replaces the stored seat ``seat.seat`` of the match (join, leave, bot takes over)."""
@@ -325,6 +349,11 @@ class Storage:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON text (pydantic-core's encoder: about three times as fast as json.dumps)."""
+    return to_json(value).decode()
 
 
 def _match_row(r: tuple) -> MatchRow:
