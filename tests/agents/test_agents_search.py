@@ -404,6 +404,27 @@ def test_auto_rollout_uses_the_heuristic_unless_it_is_too_slow(monkeypatch):
     assert (quick.slow, quick.prior) == (False, "heuristic")
 
 
+def test_auto_probe_runs_once_per_game_and_process(monkeypatch):
+    from kingmaker.agents import search
+
+    monkeypatch.setattr(search, "_PROBED", {})
+    game = kingmaker.make("kings-kilt", players=3)
+    s, p = next((s, p) for s, p in decision_states(game, 8) if len(game.legal_actions(s, p)) > 1)
+    first = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="auto"))
+    first.act(observation(game, s, p, 0))
+    assert first.slow is False and len(search._PROBED) == 1
+    (key,) = search._PROBED
+    search._PROBED[key] = 1.0  # as if a heuristic decision had taken a second
+    second = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="auto"))
+    second.act(observation(game, s, p, 0))
+    assert second.slow is True and second.rollout == "random"  # the kept result, no new probe
+    two = kingmaker.make("kings-kilt", players=2)  # another game: probed anew
+    s2, p2 = next((s, p) for s, p in decision_states(two, 8) if len(two.legal_actions(s, p)) > 1)
+    third = ISMCTSAgent(SearchConfig(iterations=2, seconds=1.0, rollout="auto"))
+    third.act(observation(two, s2, p2, 0))
+    assert third.slow is False and len(search._PROBED) == 2
+
+
 @pytest.mark.parametrize("prior", ["heuristic", "puct"])
 def test_search_overrules_a_wrong_heuristic_prior(prior):
     """The toy heuristic always names 0; with enough iterations the search names the real card."""

@@ -67,6 +67,8 @@ ROLLOUTS = ("random", "heuristic", "mixed", "auto")
 AUTO_HEURISTIC_LIMIT = 0.0005
 AUTO_PROBE_SHARE = 1 / 30
 AUTO_PROBE_WALL_SHARE = 1 / 8  # and at most this share of the budget in wall time
+# The probe's result, CPU seconds per heuristic decision, by game (class, players, options).
+_PROBED: dict[tuple[Any, ...], float] = {}
 
 
 def check_budget(iterations: int | None, seconds: float | None, what: str) -> None:
@@ -90,8 +92,9 @@ class SearchConfig:
         rollout: ``random``, ``heuristic``, ``mixed`` (heuristic, but a random
             move with probability ``epsilon``) or ``auto``: heuristic when a
             heuristic decision costs at most half a millisecond of CPU time on
-            average over one probe rollout (measured once per agent, at its first
-            search), random otherwise; with no time budget ``auto`` is ``heuristic``.
+            average over one probe rollout (measured once per game and process, at
+            the first search), random otherwise; with no time budget ``auto`` is
+            ``heuristic``.
         epsilon: the random share of ``mixed`` rollouts.
         exploration: the UCB constant c (returns are scaled to [0, 1]).
         prior: ``heuristic`` tries the heuristic's move first at a new node, then
@@ -272,19 +275,24 @@ class ISMCTSAgent:
     def _slow_heuristic(self, obs: Observation) -> bool:
         """Returns True when the game's heuristic is too slow to roll out with freely.
 
-        Measured once per agent, at its first search, in CPU time (so that a busy
-        machine does not change the answer); never slow without a time budget.
+        Measured in CPU time (so that a busy machine does not change the answer) at
+        the first search of the first agent of a game (its class, player count and
+        options) in this process, and kept for the next ones; never slow without a
+        time budget.
         """
         if self.slow is None:
+            game = obs.game
+            key = (type(game), game.num_players, repr(sorted(game.option_values.items())))
             if self.config.seconds is None:
                 self.slow = False
+            elif key in _PROBED:
+                self.slow = _PROBED[key] > AUTO_HEURISTIC_LIMIT
             else:
                 # Time one heuristic rollout (CPU time, so a busy machine does not change
                 # the choice), with a private stream so that the search's own stream is
                 # untouched; stop early once it is too slow.
                 limit = self.config.seconds * AUTO_PROBE_SHARE
                 probe = random.Random(0)
-                game = obs.game
                 s = obs.sample(probe)
                 start = time.process_time()
                 wall_end = time.perf_counter() + self.config.seconds * AUTO_PROBE_WALL_SHARE
@@ -301,7 +309,7 @@ class ISMCTSAgent:
                     decisions += 1
                     if time.process_time() - start > limit or time.perf_counter() > wall_end:
                         break
-                cost = (time.process_time() - start) / max(decisions, 1)
+                cost = _PROBED[key] = (time.process_time() - start) / max(decisions, 1)
                 self.slow = cost > AUTO_HEURISTIC_LIMIT
         return self.slow
 
