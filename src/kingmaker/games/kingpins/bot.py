@@ -115,7 +115,7 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
                 continue  # a Femme Fatale on an empty space would kill it (KP-4): keep her to slip a card under
             if k != k_last:
                 after = remove_card(hand, k)
-                v = VALUE[k] + 1 + 0.5 * _chain(after, k) + _bonus(game, s, k, after)
+                v = VALUE[k] + 1 + 0.5 * _chain(after, k) + (_bonus(game, s, k, after) if ABILITY[k] else 0.0)
                 k_last = k
             if stacks[a & 7] or a & 7 >= 4:  # onto a card, or a kingpin into an empty corner
                 plays.append((v, a))
@@ -154,7 +154,23 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
 
 
 def _moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
-    """Returns the stack moves in action order (as ``rules.legal_actions`` finds them)."""
+    """Returns the stack moves in action order (as ``rules.legal_actions`` finds them).
+
+    The last answer is kept with its stacks: turns that change no stack pass the same
+    tuple on, so a run of turns without a play asks for the same stacks again.
+    """
+    last = _LAST_MOVES[0]
+    if last[0] is stacks:
+        return last[1]
+    out = _find_moves(stacks)
+    _LAST_MOVES[0] = (stacks, out)  # one assignment: a reader sees stacks and moves together
+    return out
+
+
+_LAST_MOVES: list[tuple[object, list[int]]] = [(None, [])]
+
+
+def _find_moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
     tops = 0
     for st in stacks:
         if st:
