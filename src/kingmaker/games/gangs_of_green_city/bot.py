@@ -5,6 +5,13 @@ chosen greedily: each legal move is applied and the result scored by
 ``evaluate`` (recruitments ended, sphere danger, riots, each player's progress
 towards five cards of a district and their distance to a safe house).
 Discards, respite targets and respite windows follow simple rules.
+
+Speed (the search rolls out with this bot, issue 16): the parts that depend on a
+few state fields only are memoised by those fields (the draw odds, the safe
+houses' spread and routes, a hand's district counts, the sphere danger, the
+battle gains of a POI), so the choices are those of the plain computation
+(``tests/games/gangs_of_green_city/test_ggc_bot_speed.py`` compares them with the
+previous implementation on seeded random states).
 """
 
 from __future__ import annotations
@@ -35,13 +42,30 @@ from .data import (
     WATCH,
     WITNESS,
 )
-from .state import ESC_WINDOW, GANG_WINDOW, MOVES, PICK_RECRUIT, State, unpack_spheres
+from .state import ESC_WINDOW, GANG_WINDOW, MOVES, PICK_RECRUIT, SHIFT, State, unpack_spheres
 
 if TYPE_CHECKING:
     from .game import GangsOfGreenCity
 
 _DANGER = (0.0, 1.0, 2.6, 6.0)
 _last: list = [None, None]
+# Memos keyed by the state fields a value depends on (each cleared when it grows past _MEMO_MAX).
+_MEMO_MAX = 50_000
+_odds_memo: dict = {}
+_spread_memo: dict = {}
+_routes_memo: dict = {}
+_counts_memo: dict = {}
+_danger_memo: dict = {}
+_gains_memo: dict = {}
+_options_memo: dict = {}
+_poi_gains_memo: dict = {}
+
+
+def _remember(memo: dict, key, value):
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def _flat(s: State) -> list[int]:
@@ -57,11 +81,14 @@ def _need(cast: int) -> int:
     return PROFESSOR_RECRUIT_CARDS if cast == PROFESSOR else RECRUIT_CARDS
 
 
-def _district_counts(hand: tuple[int, ...]) -> list[int]:
-    counts = [0] * NUM_GANGS
-    for c in hand:
-        if c < NUM_POIS:
-            counts[DISTRICT[c]] += 1
+def _district_counts(hand: tuple[int, ...]) -> tuple[int, ...]:
+    counts = _counts_memo.get(hand)
+    if counts is None:
+        out = [0] * NUM_GANGS
+        for c in hand:
+            if c < NUM_POIS:
+                out[DISTRICT[c]] += 1
+        counts = _remember(_counts_memo, hand, tuple(out))
     return counts
 
 
@@ -72,12 +99,20 @@ def _safe_dist(pos: int, safe: tuple[int, ...]) -> int:
     return min(row[x] for x in safe)
 
 
-def draw_odds(s: State) -> list[float]:
+def draw_odds(s: State) -> tuple[float, ...]:
     """Returns, for each POI, the chance that its gang card comes up in the next Gang Leader phase.
 
     The known layers come first, top layer first; cards in the discard pile only come back
     after an ESCALATION! (they get a small weight, since the next one puts them on top).
     """
+    key = (s.esc, s.gang_disc, s.gang_out, s.gang_layers)
+    odds = _odds_memo.get(key)
+    if odds is None:
+        odds = _remember(_odds_memo, key, tuple(_draw_odds(s)))
+    return odds
+
+
+def _draw_odds(s: State) -> list[float]:
     left = METER[s.esc]
     odds = [0.0] * NUM_POIS
     known = set(s.gang_disc)
@@ -99,7 +134,7 @@ def draw_odds(s: State) -> list[float]:
     return odds
 
 
-def evaluate(s: State, odds: list[float] | None = None) -> float:
+def evaluate(s: State, odds: tuple[float, ...] | None = None) -> float:
     """Scores a state for the team: higher is better."""
     if s.result:
         return 1e6 if s.result == 1 else -1e6
@@ -107,21 +142,10 @@ def evaluate(s: State, odds: list[float] | None = None) -> float:
         odds = draw_odds(s)
     ended = s.ended
     v = 120.0 * bin(ended).count("1") + 20.0 * bin(s.defeated).count("1") - 8.0 * s.war
-    sph = _flat(s)
-    danger = 0.0
-    for p in range(NUM_POIS):
-        i = p * NUM_GANGS
-        home = DISTRICT[p]
-        for g in range(NUM_GANGS):
-            c = sph[i + g]
-            if c:
-                w = _DANGER[c] * (0.5 if ended >> g & 1 else 1.0)
-                if g == home:
-                    w *= 1.0 + RISK3 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
-                if c == MAX_SPHERES:
-                    # a riot here sets off neighbours at three: chains are the real danger
-                    w *= 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sph[nb * NUM_GANGS + g] == MAX_SPHERES)
-                danger += w
+    key = (s.spheres, ended, odds)
+    danger = _danger_memo.get(key)
+    if danger is None:
+        danger = _remember(_danger_memo, key, _danger(s, odds))
     v -= danger
     safe = s.safe
     for q, hand in enumerate(s.hands):
@@ -135,9 +159,37 @@ def evaluate(s: State, odds: list[float] | None = None) -> float:
         if best >= need:
             v += 25.0 - 3.0 * _safe_dist(s.pawns[q], safe)
     # safe houses spread over the city: the average distance to the nearest one
-    rows = [DIST[x] for x in safe]
-    v -= 0.12 * sum(min(r[p] for r in rows) for p in range(NUM_POIS))
+    spread = _spread_memo.get(safe)
+    if spread is None:
+        rows = [DIST[x] for x in safe]
+        spread = _remember(_spread_memo, safe, 0.12 * sum(min(r[p] for r in rows) for p in range(NUM_POIS)))
+    v -= spread
     return v
+
+
+def _danger(s: State, odds: tuple[float, ...]) -> float:
+    """The spheres' danger for the team (``evaluate``): chains of riots weigh most."""
+    ended = s.ended
+    sp = s.spheres  # packed: gang g's count on POI p is sp[p] >> SHIFT[g] & 3
+    danger = 0.0
+    p = -1
+    for x in sp:
+        p += 1
+        if not x:
+            continue
+        home = DISTRICT[p]
+        for g in range(NUM_GANGS):
+            sh = SHIFT[g]
+            c = x >> sh & 3
+            if c:
+                w = _DANGER[c] * (0.5 if ended >> g & 1 else 1.0)
+                if g == home:
+                    w *= 1.0 + RISK3 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
+                if c == MAX_SPHERES:
+                    # a riot here sets off neighbours at three: chains are the real danger
+                    w *= 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sp[nb] >> sh & 3 == MAX_SPHERES)
+                danger += w
+    return danger
 
 
 def _threat_distance(s: State, pos: int) -> float:
@@ -166,7 +218,11 @@ def _card_value(s: State, player: int, c: int) -> float:
     if s.ended >> g & 1:
         return 0.5
     mine = _district_counts(s.hands[player])[g]
-    lead = max(_district_counts(h)[g] for h in s.hands)
+    lead = 0
+    for h in s.hands:
+        x = _district_counts(h)[g]
+        if x > lead:
+            lead = x
     if mine >= lead:
         return 1.0 + 1.2 * mine
     return 0.6 + 0.3 * mine
@@ -229,7 +285,7 @@ def _poi_heat(s: State, p: int) -> int:
     return max(_flat(s)[b : b + NUM_GANGS])
 
 
-def _weight(s: State, odds: list[float], p: int, g: int, c: int) -> float:
+def _weight(s: State, odds: tuple[float, ...], p: int, g: int, c: int) -> float:
     """Danger of ``c`` spheres of gang ``g`` on POI ``p`` (as in ``evaluate``)."""
     if c <= 0:
         return 0.0
@@ -242,7 +298,53 @@ def _weight(s: State, odds: list[float], p: int, g: int, c: int) -> float:
     return w
 
 
-def _battle_gains(s: State, odds: list[float], p: int, me: int) -> list[tuple[float, int]]:
+def _gains_table(s: State, odds: tuple[float, ...], me: int) -> list:
+    """Returns the memo of ``_battle_gains`` for this sphere layout, odds and hero (None: not yet)."""
+    key = (s.spheres, s.ended, odds, me == GHOST)
+    table = _gains_memo.get(key)
+    if table is None:
+        table = _remember(_gains_memo, key, [None] * NUM_POIS)
+    return table
+
+
+def _poi_gains(s: State, odds: tuple[float, ...], table: list, p: int, me: int) -> tuple[list, dict]:
+    """Returns ``(_battle_gains(s, odds, p, me), {k: sum of the first k})`` for ``table[p]``.
+
+    Also memoised by what the gains on ``p`` depend on: its spheres, the ended
+    recruitments, its draw odds, whether the hero is the Ghost, and (when a gang
+    has three spheres there) the neighbours' spheres."""
+    sp = s.spheres
+    x = sp[p]
+    nb = tuple(sp[y] for y in NEIGHBOURS[p]) if x & (x >> 1) & 0x55 else None
+    key = (p, x, s.ended, odds[p], me == GHOST, nb)
+    entry = _poi_gains_memo.get(key)
+    if entry is None:
+        entry = _remember(_poi_gains_memo, key, (_battle_gains(s, odds, p, me), {}))
+    table[p] = entry
+    return entry
+
+
+def _gains(s: State, odds: tuple[float, ...], table: list, p: int, me: int) -> list[tuple[float, int]]:
+    """``_battle_gains`` through the memo ``table`` (``_gains_table``)."""
+    entry = table[p]
+    if entry is None:
+        entry = _poi_gains(s, odds, table, p, me)
+    return entry[0]
+
+
+def _gain_sum(s: State, odds: tuple[float, ...], table: list, p: int, me: int, k: int) -> float:
+    """``sum(x for x, _ in _battle_gains(s, odds, p, me)[:k])`` through the memo ``table``."""
+    entry = table[p]
+    if entry is None:
+        entry = _poi_gains(s, odds, table, p, me)
+    sums = entry[1]
+    v = sums.get(k)
+    if v is None:
+        v = sums[k] = sum(x for x, _ in entry[0][:k])
+    return v
+
+
+def _battle_gains(s: State, odds: tuple[float, ...], p: int, me: int) -> list[tuple[float, int]]:
     """Returns (danger removed, gang) for each battle move possible on ``p``, best first."""
     out = []
     b = p * NUM_GANGS
@@ -260,8 +362,27 @@ def _battle_gains(s: State, odds: list[float], p: int, me: int) -> list[tuple[fl
 
 
 def _routes(s: State, pos: int) -> dict[int, tuple[int, int]]:
-    """Breadth-first routes from ``pos`` by travel and rides: place -> (moves, first action)."""
+    """Breadth-first routes from ``pos`` by travel and rides: place -> (moves, first action).
+
+    The dict is memoised by (pos, safe houses): callers must not change it."""
     safe = s.safe
+    key = (pos, safe)
+    seen = _routes_memo.get(key)
+    if seen is None:
+        seen = _remember(_routes_memo, key, _bfs(pos, safe))
+    return seen
+
+
+def _options(s: State, pos: int) -> dict[int, tuple[int, int, float]]:
+    """``_plan_move``'s options by travel and rides: place -> (moves, first action, card cost 0)."""
+    key = (pos, s.safe)
+    out = _options_memo.get(key)
+    if out is None:
+        out = _remember(_options_memo, key, {t: (d, a, 0.0) for t, (d, a) in _routes(s, pos).items()})
+    return out
+
+
+def _bfs(pos: int, safe: tuple[int, ...]) -> dict[int, tuple[int, int]]:
     seen = {pos: (0, -1)}
     frontier = [pos]
     while frontier:
@@ -302,7 +423,7 @@ def _meeting_gain(s: State, player: int, t: int) -> float:
     return best
 
 
-def _plan_move(s: State, player: int, legal: set[int], odds: list[float]) -> int | None:
+def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) -> int | None:
     """Picks a target POI reachable this turn and returns the first move towards what it offers."""
     pos = s.pawns[player]
     me = s.cast[player]
@@ -311,8 +432,7 @@ def _plan_move(s: State, player: int, legal: set[int], odds: list[float]) -> int
     need = _need(me)
     counts = _district_counts(hand)
     ready = any(counts[g] >= need and not s.ended >> g & 1 for g in range(NUM_GANGS))
-    routes = _routes(s, pos)
-    options: dict[int, tuple[int, int, float]] = {t: (d, a, 0.0) for t, (d, a) in routes.items()}
+    options = dict(_options(s, pos))
     # wormhole escapes: one move and a card
     for c in hand:
         if c < NUM_POIS and c != pos and A.ESCAPE0 + c in legal:
@@ -325,18 +445,26 @@ def _plan_move(s: State, player: int, legal: set[int], odds: list[float]) -> int
             if (t not in options or options[t][0] > 1) and (t in s.safe or _poi_heat(s, t) >= 2):
                 options[t] = (1, A.PORTAL0 + t, cost)
     best_score, best_act = 0.05, None
+    table = _gains_table(s, odds, me)
+    safe = s.safe
+    # a briefing needs a teammate on the spot (else _meeting_gain is 0)
+    mates = {x for q, x in enumerate(s.pawns) if q != player}
+    spheres = s.spheres
     for t, (d, first, cost) in options.items():
         if t == PARK or d > budget:
             continue
         k = budget - d
-        gain = 0.0
-        if k >= 1 and ready and t in s.safe:
-            gain = 150.0
-        elif k >= 1:
-            gains = _battle_gains(s, odds, t, me)
-            gain = sum(x for x, _ in gains[:k])
         if k >= 1:
-            gain += _meeting_gain(s, player, t)
+            if ready and t in safe:
+                gain = 150.0
+            elif spheres[t]:
+                gain = _gain_sum(s, odds, table, t, me, k)
+            else:
+                gain = 0  # no sphere: no battle (the sum of no gains)
+            if t in mates:
+                gain += _meeting_gain(s, player, t)
+        else:
+            gain = 0.0
         score = gain - cost - 0.05 * d
         if score > best_score:
             best_score, best_act = score, (first if t != pos else -1)
@@ -348,13 +476,13 @@ def _plan_move(s: State, player: int, legal: set[int], odds: list[float]) -> int
     for g in range(NUM_GANGS):
         if A.RECRUIT0 + g in legal:
             return A.RECRUIT0 + g
-    gains = _battle_gains(s, odds, pos, me)
+    gains = _gains(s, odds, table, pos, me)
     if gains and A.BATTLE0 + gains[0][1] in legal:
         return A.BATTLE0 + gains[0][1]
     return None
 
 
-def _head_for(s: State, player: int, legal: set[int], odds: list[float]) -> int | None:
+def _head_for(s: State, player: int, legal: set[int], odds: tuple[float, ...]) -> int | None:
     """Nothing worth doing within reach: take a step towards the best place further away."""
     pos = s.pawns[player]
     me = s.cast[player]
@@ -362,6 +490,7 @@ def _head_for(s: State, player: int, legal: set[int], odds: list[float]) -> int 
     counts = _district_counts(s.hands[player])
     ready = any(counts[g] >= need and not s.ended >> g & 1 for g in range(NUM_GANGS))
     routes = _routes(s, pos)
+    table = _gains_table(s, odds, me)
     best, best_v = None, -1e9
     for t, (d, first) in routes.items():
         if t == pos or t == PARK or first not in legal:
@@ -369,7 +498,7 @@ def _head_for(s: State, player: int, legal: set[int], odds: list[float]) -> int 
         if ready:
             v = (50.0 if t in s.safe else 0.0) - d
         else:
-            v = sum(x for x, _ in _battle_gains(s, odds, t, me)[:3]) / (1.0 + d)
+            v = (_gain_sum(s, odds, table, t, me, 3) if s.spheres[t] else 0) / (1.0 + d)
         if v > best_v:
             best, best_v = first, v
     return best

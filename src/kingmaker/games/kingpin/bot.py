@@ -6,6 +6,14 @@ the enemy's area, No Man's Land, and the best attack the opponent could make
 in reply (and, less, the best attack it keeps for itself). Nothing is hidden
 in Kingpin, so it reads the state it is given; the draws still to come are
 not looked at.
+
+Speed (the search rolls out with this bot, issue 16): ``evaluate`` reads the
+board in one pass (per-square values precomputed per tile set) and keeps only
+the best attack of each side; the heuristic keeps the evaluations of each
+position's moves (a position recurs often in a search), and draws the same
+random tie-breaks, so its choices and its use of the random stream are those of
+the plain computation (``tests/games/kingpin/test_kingpin_bot_speed.py``
+compares them with the previous implementation on seeded random positions).
 """
 
 from __future__ import annotations
@@ -25,9 +33,13 @@ WIN = 1_000_000.0
 PREFERENCE = ("russian", "italian", "yakuza")
 
 
+# How many positions' move evaluations the heuristic keeps per game (then it starts afresh).
+MEMO_MAX = 20_000
+
+
 def _tables(game: Kingpin) -> dict:
-    cache = getattr(game, "_bot_cache", None)
-    if cache is not None:
+    cache = getattr(game, "_bot_tables", None)
+    if cache is not None and cache["t"] is game.t:
         return cache
     t = game.t
     value = []
@@ -55,8 +67,30 @@ def _tables(game: Kingpin) -> dict:
         min((abs(sq % cols - e % cols) + abs(sq // cols - e // cols) for e in t.NML), default=9)
         for sq in range(t.n_sq)
     )
-    cache = {"value": tuple(value), "exit": tuple(exit_dist), "nml": nml_dist}
-    game._bot_cache = cache  # type: ignore[attr-defined]
+    # A tile's contribution on a square (evaluate): value + 1, then + 1.5 on No Man's
+    # Land or + 1 / (1 + distance to it) elsewhere, added in that order.
+    on_sq = tuple(
+        tuple((value[tl] + 1.0) + (1.5 if t.IN_NML[sq] else 1.0 / (1 + nml_dist[sq])) for sq in range(t.n_sq))
+        for tl in range(len(value))
+    )
+    # The race on bit masks (square sq is bit sq), when the board is a full grid of rows of
+    # ``cols`` squares: a step is a shift by 1 within a row or by ``cols``; else None.
+    n = t.n_sq
+    grid = all(
+        t.NB[sq] == (sq + cols if sq + cols < n else -1, sq + 1 if sq % cols < cols - 1 else -1,
+                     sq - cols if sq >= cols else -1, sq - 1 if sq % cols else -1)
+        for sq in range(n)
+    )
+    masks = None
+    if grid:
+        full = (1 << n) - 1
+        not_first = sum(1 << sq for sq in range(n) if sq % cols)
+        not_last = sum(1 << sq for sq in range(n) if sq % cols < cols - 1)
+        exits = tuple(sum(1 << sq for sq in t.EXIT_SQ[p]) for p in range(2))
+        masks = (cols, full, not_first, not_last, exits)
+    cache = {"t": t, "value": tuple(value), "exit": tuple(exit_dist), "nml": nml_dist, "on_sq": on_sq,
+             "moves": {}, "masks": masks}
+    game._bot_tables = cache  # type: ignore[attr-defined]
     return cache
 
 
@@ -138,6 +172,64 @@ def race(game: Kingpin, board, own, p: int) -> int:
     return best
 
 
+def _race_bits(masks, free: int, mine: int, p: int) -> int:
+    """``race`` on bit masks: ``free`` the empty squares, ``mine`` the squares of p's tiles."""
+    cols, full, not_first, not_last, exits = masks
+    e = exits[p]
+    if e & mine:
+        return 1
+    frontier = seen = e & free
+    d = 1
+    while frontier:
+        d += 1
+        nb = ((frontier << cols) | (frontier >> cols) | ((frontier << 1) & not_first)
+              | ((frontier >> 1) & not_last)) & full & ~seen
+        if nb & mine:
+            return d
+        seen |= nb
+        frontier = nb & free
+    return 99
+
+
+def _best_attack(game: Kingpin, board, own, p: int, tiles: list[int], value) -> float | None:
+    """Returns the best material swing among p's attacks (``attacks``), None if it has none.
+
+    ``tiles`` are the squares of p's tiles in square order."""
+    t = game.t
+    NB, AIM, CAR, SNIPER = t.NB, t.AIM, t.CAR, t.SNIPER
+    best = None
+    for sq in tiles:
+        c = board[sq]
+        if SNIPER[c >> 2]:
+            continue
+        nbs = NB[sq]
+        aim = AIM[c]
+        for d in range(4):
+            n = nbs[d]
+            if n < 0:
+                continue
+            bn = board[n]
+            if bn >= 0:
+                if aim[d] and own[bn >> 2] != p:
+                    dead = game.resolve(board, own, sq, n, -1)
+                    if n in dead:
+                        v = _swing(board, own, dead, p, value)
+                        if best is None or v > best:
+                            best = v
+            elif CAR[c][d]:
+                n2 = NB[n][d]
+                if n2 >= 0 and board[n2] >= 0 and own[board[n2] >> 2] != p:
+                    moved = list(board)
+                    moved[n] = c
+                    moved[sq] = -1
+                    dead = game.resolve(moved, own, n, n2, d)
+                    if n2 in dead:
+                        v = _swing(moved, own, dead, p, value)
+                        if best is None or v > best:
+                            best = v
+    return best
+
+
 def evaluate(game: Kingpin, s: State, p: int) -> float:
     """Returns how good ``s`` is for ``p`` (large and positive: a win)."""
     if s.phase == END:
@@ -145,7 +237,7 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
     t = game.t
     q = 1 - p
     tb = _tables(game)
-    value, nml_d = tb["value"], tb["nml"]
+    value, nml_d, on_sq = tb["value"], tb["nml"], tb["on_sq"]
     own = game.owners(s.mafia)
     board = s.board
     score = 0.0
@@ -156,26 +248,38 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
     nml = [0, 0]
     near_nml = [0, 0]
     closest = [9, 9]  # each player's tile nearest No Man's Land, not on it
-    for sq in range(t.n_sq):
-        c = board[sq]
+    tiles: tuple[list[int], list[int]] = ([], [])
+    bits = [0, 0]
+    in_nml = t.IN_NML
+    sq = -1
+    for c in board:
+        sq += 1
         if c < 0:
             continue
         tl = c >> 2
         o = own[tl]
-        v = value[tl] + 1.0
-        if t.IN_NML[sq]:
+        tiles[o].append(sq)
+        bits[o] |= 1 << sq
+        if in_nml[sq]:
             nml[o] += 1
-            v += 1.5
         else:
-            if nml_d[sq] < closest[o]:
-                closest[o] = nml_d[sq]
-            if nml_d[sq] == 1:
+            dn = nml_d[sq]
+            if dn < closest[o]:
+                closest[o] = dn
+            if dn == 1:
                 near_nml[o] += 1
-            v += 1.0 / (1 + nml_d[sq])
-        score += v if o == p else -v
+        if o == p:
+            score += on_sq[tl][sq]
+        else:
+            score -= on_sq[tl][sq]
     # The race to leave the board past the enemy's area; the opponent moves next.
     to_move = q if s.phase == DRAW else s.current
-    mine, theirs = race(game, board, own, p), race(game, board, own, q)
+    masks = tb["masks"]
+    if masks is not None:
+        free = masks[1] & ~(bits[0] | bits[1])
+        mine, theirs = _race_bits(masks, free, bits[p], p), _race_bits(masks, free, bits[q], q)
+    else:
+        mine, theirs = race(game, board, own, p), race(game, board, own, q)
     if to_move == q:
         if theirs <= 1:
             return -WIN / 2
@@ -192,12 +296,12 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
     if nml[p] == 0 and nml[q] >= 2:
         score -= 12.0 * nml[q]
     # Attacks: the opponent moves next.
-    opp = attacks(game, s, q)
-    if opp:
-        score -= max(0.0, max(v for _, v in opp))
-    mine_att = attacks(game, s, p)
-    if mine_att:
-        score += 0.3 * max(0.0, max(v for _, v in mine_att))
+    opp = _best_attack(game, board, own, q, tiles[q], value)
+    if opp is not None:
+        score -= max(0.0, opp)
+    mine_att = _best_attack(game, board, own, p, tiles[p], value)
+    if mine_att is not None:
+        score += 0.3 * max(0.0, mine_att)
     return score
 
 
@@ -238,9 +342,17 @@ def heuristic_action(game: Kingpin, s: State, player: int, rng: random.Random) -
                 if a in legal:
                     return a
         return legal[0]
+    # The evaluation of every move from this position, kept: positions recur in a search.
+    memo = _tables(game)["moves"]
+    key = (s, player)
+    values = memo.get(key)
+    if values is None:
+        if len(memo) >= MEMO_MAX:
+            memo.clear()
+        values = memo[key] = [evaluate(game, game.apply(s, a, player), player) for a in legal]
     best, best_v = legal[0], -float("inf")
-    for a in legal:
-        v = evaluate(game, game.apply(s, a, player), player) + rng.random() * 1e-3
+    for a, e in zip(legal, values):
+        v = e + rng.random() * 1e-3
         if v > best_v:
             best, best_v = a, v
     return best

@@ -5,6 +5,14 @@ It reads only what the acting player may know: their own shank cards and drug
 chips, their own fist, and public counts (pieces, fight areas, the fight deck's
 make-up, how many goods each player holds). So it plays the same on any state
 sampled from the player's view.
+
+Speed (the search rolls out with this bot, issue 16): a player's place in the
+fight is counted from integer keys ordered as ``fight.fight_key`` orders them,
+and a bribe that only moves pieces (take, free, kill) is tried on the pieces
+alone when the turn goes on after it (else on the state ``apply`` returns), so
+the choices and the use of the random stream are those of the plain
+computation (``tests/games/san_quentin_kings/test_sqk_bot_speed.py`` compares
+them with the previous implementation on seeded random states).
 """
 
 from __future__ import annotations
@@ -59,8 +67,105 @@ def _fights_left(s: State) -> int:
 
 def _place(game: SanQuentinKings, s: State, player: int) -> int:
     """Returns the player's place in the fight as it stands (0 first; len if unplaced)."""
-    r = game.ranking(s)
-    return r.index(player) if player in r else len(r)
+    return _place_of(s, player, game.n, s.pieces, s.bribed)
+
+
+_card_memo: dict[tuple[int, ...], tuple[int, int, int]] = {}
+
+
+def _card_strength(cards: tuple[int, ...]) -> tuple[int, int, int]:
+    """The fight cards' strength by type (``fight.strength`` before the pieces)."""
+    cs = _card_memo.get(cards)
+    if cs is None:
+        out = [0, 0, 0]
+        for code in cards:
+            t = CARD_TYPE[code]
+            if t >= 0:
+                out[t] += CARD_VALUE[code]
+        if len(_card_memo) > 10_000:
+            _card_memo.clear()
+        cs = _card_memo[cards] = (out[0], out[1], out[2])
+    return cs
+
+
+def _fight_key(s: State, q: int, n: int, pieces, bribed, pr: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Returns player q's place key in the fight (None: unplaced), with the fight areas given by
+    ``pieces`` and ``bribed``: ``fight.fight_key`` as integers, each type's ``4 * strength +
+    tie-breaker rank + 1`` (0 without strength), strongest first, then the initiating order."""
+    if not s.inflight >> q & 1:
+        return None
+    f = q * PSIZE + FIGHT
+    a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
+    for h, _o, t in bribed:
+        if h == q:
+            if t == 0:
+                a0 += 1
+            elif t == 1:
+                a1 += 1
+            else:
+                a2 += 1
+    if not (a0 or a1 or a2):
+        return None
+    c0, c1, c2 = _card_strength(s.cards[q])
+    x = 4 * (a0 + c0) + pr[0] if a0 else pr[0]
+    y = 4 * (a1 + c1) + pr[1] if a1 else pr[1]
+    z = 4 * (a2 + c2) + pr[2] if a2 else pr[2]
+    if x < y:
+        x, y = y, x
+    if y < z:
+        y, z = z, y
+        if x < y:
+            x, y = y, x
+    return (x + 1 if x >= 4 else 0, y + 1 if y >= 4 else 0, z + 1 if z >= 4 else 0, -((q - s.initiator) % n))
+
+
+def _place_of(s: State, player: int, n: int, pieces: tuple[int, ...], bribed: tuple) -> int:
+    """``_place`` with the fight areas given by ``pieces`` and ``bribed`` (the rest read from ``s``):
+    how many placed players have a greater key (``_fight_key``), or how many are placed."""
+    pr = PRIORITY[s.block]
+    mine = _fight_key(s, player, n, pieces, bribed, pr)
+    place = 0
+    for q in range(n):
+        if q != player:
+            k = _fight_key(s, q, n, pieces, bribed, pr)
+            if k is not None and (mine is None or k > mine):
+                place += 1
+    return place
+
+
+def _bribed_place(game: SanQuentinKings, s: State, p: int, a: int, need: int) -> int:
+    """Returns p's place in the fight after bribe ``a`` (take, free or kill: pieces only).
+
+    The pieces are moved as ``bribes.apply_bribe`` moves them when the turn goes on
+    after the bribe (``rules.run`` stops at p again: a card is still owed and p can
+    draw or play a shank); otherwise the turn ends and what follows is the rules'
+    business, so the state ``apply`` returns is read."""
+    n = game.n
+    o = p * GSIZE
+    if need <= 0 or not (sum(s.fdeck) + sum(s.fdisc) > 0 or s.goods[o + SH] or s.goods[o + SH + 1]
+                         or s.goods[o + SH + 2]):
+        return _place(game, game.apply(s, a, p), p)
+    pieces = list(s.pieces)
+    bribed = s.bribed
+    if a < A.FREE0 or a >= A.KILL0:  # take or kill: the piece leaves its holder's area
+        x, t = divmod(a - (A.TAKE0 if a < A.FREE0 else A.KILL0), 3)
+        h, ow = divmod(x, A.MAXP)
+        if ow == h:
+            pieces[h * PSIZE + FIGHT + t] -= 1
+        else:
+            b = list(bribed)
+            b.remove((h, ow, t))
+            bribed = tuple(b)
+        if a < A.FREE0:  # take: it stands in p's area now
+            if ow == p:
+                pieces[p * PSIZE + FIGHT + t] += 1
+            else:
+                bribed = tuple(sorted(bribed + ((p, ow, t),)))
+    else:  # free one's own piece from solitary into the fight
+        t = a - A.FREE0
+        pieces[p * PSIZE + SOL + t] -= 1
+        pieces[p * PSIZE + FIGHT + t] += 1
+    return _place_of(s, p, n, pieces, bribed)
 
 
 def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.Random) -> int:
@@ -174,7 +279,7 @@ def _turn(game: SanQuentinKings, s: State, p: int, legal: list[int], rng: random
         options = [a for a in legal if A.TAKE0 <= a < A.STEAL0 or A.KILL0 <= a < A.TOSOL0]
         rng.shuffle(options)
         for a in options:
-            if _place(game, game.apply(s, a, p), p) == 0:
+            if _bribed_place(game, s, p, a, need) == 0:
                 return a
     if need <= 0:
         return A.END_TURN if A.END_TURN in legal else legal[0]

@@ -1,0 +1,79 @@
+"""The fast Kingpin heuristic chooses as the previous one did (issue 16 section 1, search speed).
+
+The rulebook sections read by the bot are those of its evaluation (Fire Exchange,
+No Man's Land, the exit past the enemy's area); this file checks no rule, only
+that the faster bot (one-pass ``evaluate``, best attack only, the moves'
+evaluations kept per position) gives the previous bot's choices, evaluations and
+use of the random stream. ``kingpin_reference_bot`` is the previous bot, kept as
+the reference.
+"""
+
+from __future__ import annotations
+
+import random
+
+import kingpin_reference_bot as ref
+import pytest
+
+import kingmaker
+from kingmaker.core.api import CHANCE, TERMINAL
+from kingmaker.core.match import sample_chance
+from kingmaker.games.kingpin import bot
+
+
+def positions(g, seed: int, games: int):
+    """Yields (state, player) at every decision of seeded games (mostly heuristic moves)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        s = g.new_initial_state()
+        while g.current_player(s) != TERMINAL:
+            cp = g.current_player(s)
+            if cp == CHANCE:
+                s = g.apply(s, sample_chance(g.chance_outcomes(s), rng))
+                continue
+            yield s, cp
+            legal = g.legal_actions(s, cp)
+            a = ref.heuristic_action(g, s, cp, random.Random(rng.random())) if rng.random() < 0.7 else rng.choice(legal)
+            s = g.apply(s, a, cp)
+
+
+@pytest.mark.parametrize("options", [{}, {"board": "B"}, {"goodfellas": True}, {"long_night": True}])
+def test_fast_heuristic_matches_the_reference_on_seeded_positions(options):
+    g = kingmaker.make("kingpin", 2, **options)
+    checked = 0
+    for k, (s, p) in enumerate(positions(g, 11, 2)):
+        for repeat in range(2):  # the second call reads the kept evaluations
+            r1, r2 = random.Random(k * 7 + repeat), random.Random(k * 7 + repeat)
+            assert bot.heuristic_action(g, s, p, r2) == ref.heuristic_action(g, s, p, r1), (k, repeat)
+            assert r1.getstate() == r2.getstate()
+        for q in (0, 1):
+            assert bot.evaluate(g, s, q) == ref.evaluate(g, s, q)
+        assert bot.evaluate_state(g, s) == ref.evaluate_state(g, s)
+        checked += 1
+    assert checked > 40
+
+
+def test_evaluations_match_after_every_move_of_a_position():
+    """The heuristic's own inputs: every child of every position, from both seats."""
+    g = kingmaker.make("kingpin")
+    children = 0
+    for s, p in positions(g, 5, 1):
+        for a in g.legal_actions(s, p):
+            c = g.apply(s, a, p)
+            assert bot.evaluate(g, c, 0) == ref.evaluate(g, c, 0)
+            assert bot.evaluate(g, c, 1) == ref.evaluate(g, c, 1)
+            children += 1
+    assert children > 500
+
+
+def test_kept_evaluations_are_bounded():
+    g = kingmaker.make("kingpin")
+    old = bot.MEMO_MAX
+    bot.MEMO_MAX = 5
+    try:
+        for k, (s, p) in enumerate(positions(g, 3, 1)):
+            r1, r2 = random.Random(k), random.Random(k)
+            assert bot.heuristic_action(g, s, p, r2) == ref.heuristic_action(g, s, p, r1)
+            assert len(bot._tables(g)["moves"]) <= 5
+    finally:
+        bot.MEMO_MAX = old

@@ -1,0 +1,75 @@
+"""The fast San Quentin Kings heuristic chooses as the previous one did (issue 16 section 1).
+
+The bot reads the rulebook's Scoring Fight (its place in the fight, ruling
+SQK-6's keys) and Bribe Chip Actions (take, free and kill move pieces); this
+file checks that the faster bot (places counted from integer keys, piece
+bribes tried on the pieces alone) gives the previous bot's choices and use of
+the random stream, and that a tried bribe's place is the place in the state
+``apply`` returns. ``sqk_reference_bot`` is the previous bot, kept as the reference.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import sqk_reference_bot as ref
+
+import kingmaker
+from kingmaker.core.api import CHANCE, TERMINAL
+from kingmaker.core.match import sample_chance
+from kingmaker.games.san_quentin_kings import actions as A
+from kingmaker.games.san_quentin_kings import bot
+from kingmaker.games.san_quentin_kings.data import ROUND_CARDS
+from kingmaker.games.san_quentin_kings.state import CHIPS, F_COMMITTED, GSIZE, P_TURN
+
+
+def positions(g, seed: int, games: int):
+    """Yields (state, player) at every decision of seeded games (mostly heuristic moves)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        s = g.new_initial_state()
+        while g.current_player(s) != TERMINAL:
+            cp = g.current_player(s)
+            if cp == CHANCE:
+                s = g.apply(s, sample_chance(g.chance_outcomes(s), rng))
+                continue
+            ps = [cp] if cp >= 0 else list(g.acting_players(s))
+            for p in ps:
+                yield s, p
+            for p in ps:
+                legal = g.legal_actions(s, p)
+                a = ref.heuristic_action(g, s, p, random.Random(rng.random())) if rng.random() < 0.8 else rng.choice(legal)
+                s = g.apply(s, a, p)
+
+
+@pytest.mark.parametrize("players, options", [(3, {}), (4, {"guards": 10}), (5, {"guards": 6})])
+def test_fast_heuristic_matches_the_reference_on_seeded_positions(players, options):
+    g = kingmaker.make("san-quentin-kings", players, **options)
+    checked = 0
+    for k, (s, p) in enumerate(positions(g, 31 + players, 3)):
+        r1, r2 = random.Random(k), random.Random(k)
+        assert bot.heuristic_action(g, s, p, r2) == ref.heuristic_action(g, s, p, r1), k
+        assert r1.getstate() == r2.getstate()
+        checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_place_and_tried_bribes_match_the_ranking_after_apply(players):
+    """Scoring Fight and Bribe Chip Actions: the place the bot counts is the rules' ranking,
+    before and after every take, free and kill bribe open to a fighter holding a chip."""
+    g = kingmaker.make("san-quentin-kings", players)
+    tried = 0
+    for s, p in positions(g, 5 + players, 4):
+        r = g.ranking(s)
+        assert bot._place(g, s, p) == (r.index(p) if p in r else len(r))
+        if s.phase != P_TURN or s.queue or not s.goods[p * GSIZE + CHIPS]:
+            continue
+        need = s.need if s.flags & F_COMMITTED else ROUND_CARDS[s.rnd]
+        for a in g.legal_actions(s, p):
+            if A.TAKE0 <= a < A.STEAL0 or A.KILL0 <= a < A.TOSOL0:
+                after = g.ranking(g.apply(s, a, p))
+                assert bot._bribed_place(g, s, p, a, need) == (after.index(p) if p in after else len(after)), a
+                tried += 1
+    assert tried > 100
