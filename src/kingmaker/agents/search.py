@@ -29,6 +29,15 @@ random stream, so with an iteration budget a decision depends only on the
 view and the stream: two true states with the same view for the seat give the
 same move.
 
+With ``workers=k`` (the ``hard`` level) k such searches, each with its own
+stream seeded from the agent's, run side by side in forked processes and are
+merged at the root (``parallel.py``).
+
+The inner loop is written for speed (the game's functions looked up once, the
+bot's called directly, no list built twice); ``tests/agents/
+test_agents_search_reference.py`` checks that it makes the same searches as
+the plainer former loop.
+
 In a co-operative game every player's return is the team's, so every seat of
 the simulation plays for the team: that is the team agent (``team`` kind),
 which adds heuristic rollouts and rewards a longer defence in lost games.
