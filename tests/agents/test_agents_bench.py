@@ -27,5 +27,6 @@ def test_agent_bench_reports_speed_and_time_per_move_by_level(monkeypatch):
     for level in ("easy", "normal", "hard"):
         assert row[f"{level}_iterations"] == 3
         assert 0 < row[f"{level}_mean_s"] <= row[f"{level}_max_s"]
+    assert row["normal_iterations_per_cpu_second"] > 0
     text = format_agent_bench(rows)
-    assert "kings-kilt" in text and "iter/s" in text
+    assert "kings-kilt" in text and "iter/s" in text and "per second of CPU time" in text

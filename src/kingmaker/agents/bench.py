@@ -9,7 +9,10 @@ actions) are kept, from the opening to the late game. At those positions:
 - **time per move** at ``easy``, ``normal`` and ``hard``: each level decides
   once at every position with its real budget (iterations, capped by time) and
   the game's search hints, as ``make_agent`` builds it;
-  the mean and the longest are reported.
+  the mean and the longest are reported, and for ``normal`` also its
+  iterations per second of CPU time (heuristic rollouts and the game's hints:
+  the rate issue 16 compares; ``benchmarks/search_speed.py`` measures it side
+  by side with another checkout).
 """
 
 from __future__ import annotations
@@ -69,7 +72,8 @@ def agent_bench(game_ids: list[str], seconds: float = 2.0, positions: int = 3) -
 
     Row keys: game, players, positions, iterations_per_second, and for each of
     easy, normal and hard: ``<level>_mean_s``, ``<level>_max_s`` and
-    ``<level>_iterations`` (mean iterations per move).
+    ``<level>_iterations`` (mean iterations per move); and
+    ``normal_iterations_per_cpu_second``.
     """
     from .search import LEVELS, TEAM_LEVELS, ISMCTSAgent, SearchConfig, parse_level
 
@@ -95,11 +99,16 @@ def agent_bench(game_ids: list[str], seconds: float = 2.0, positions: int = 3) -
             agent = ISMCTSAgent(parse_level(name, levels, game.search_hints))  # as make_agent builds it
             times = []
             iters = []
+            cpu = 0.0
             for i, (s, p) in enumerate(points):
                 t0 = time.perf_counter()
+                c0 = time.process_time()
                 agent.act(_observation(game, s, p, f"bench/{name}/{i}"))
+                cpu += time.process_time() - c0
                 times.append(time.perf_counter() - t0)
                 iters.append(agent.last.iterations)
+            if name == "normal":
+                row["normal_iterations_per_cpu_second"] = sum(iters) / cpu if cpu > 0 else 0.0
             row[f"{name}_mean_s"] = sum(times) / len(times)
             row[f"{name}_max_s"] = max(times)
             row[f"{name}_iterations"] = sum(iters) / len(iters)
@@ -123,4 +132,8 @@ def format_agent_bench(rows: list[dict]) -> str:
             f"{r['easy_mean_s']:>7.3f} {r['normal_mean_s']:>9.3f} {r['normal_max_s']:>7.3f} "
             f"{r['hard_mean_s']:>7.3f} {r['normal_iterations']:>10.0f}"
         )
+    rates = [r for r in rows if "normal_iterations_per_cpu_second" in r]
+    if rates:
+        lines += ["", "normal: iterations per second of CPU time (its rollouts and the game's hints)"]
+        lines += [f"{r['game']:<22} {r['normal_iterations_per_cpu_second']:>8.0f}" for r in rates]
     return "\n".join(lines)
