@@ -253,39 +253,48 @@ class Storage:
         """Stores the moves of several matches in one transaction (a group commit).
 
         Each item is ``(match_id, version, actions, state, status, result)`` as for
-        ``append`` (``state`` None: the stored state stays as it is). Returns, item by item, the new version, or a ``ConflictError`` for a
-        match that is no longer at its ``version`` (nothing of that item is stored; the
-        others are). Any other failure stores nothing and raises.
+        ``append`` (``state`` None: the stored state stays as it is). Returns, item by
+        item, the new version, or a ``ConflictError`` for a match that is no longer at its
+        ``version`` (nothing of that item is stored; the others are). Any other failure
+        stores nothing and raises. The statements are set-wise where the database allows
+        (PostgreSQL: one UPDATE, one INSERT and one NOTIFY for the whole batch).
         """
-        out: list[int | ConflictError] = []
-        now = time.time()
+        rows = [(mid, version, version + len(actions), _dumps(state) if state is not None else None, status,
+                 _dumps(result) if result is not None else None) for mid, version, actions, state, status, result
+                in items]
+        with self._tx() as cur:
+            moved = self._update_versions(cur, rows, time.time())
+            self._insert_actions(cur, [(mid, version + i, a.player, a.action, a.text)
+                                       for (mid, version, actions, *_), ok in zip(items, moved) if ok
+                                       for i, a in enumerate(actions)])
+            self._notify_moves(cur, [(r[0], r[2]) for r, ok in zip(rows, moved) if ok])
+        return [r[2] if ok else ConflictError(
+            f"match {r[0]} has moved on from version {r[1]}; reload the position and choose again",
+            match=r[0], version=r[1]) for r, ok in zip(rows, moved)]
+
+    def _update_versions(self, cur: Any, rows: list[tuple], now: float) -> list[bool]:
+        """Moves each match ``(id, version, new, state, status, result)`` still at ``version`` on to ``new``."""
         update = self._sql("UPDATE km_matches SET version = ?, state = ?, status = ?, result = ?, updated = ?"
                            " WHERE id = ? AND version = ?")
         keep_state = self._sql("UPDATE km_matches SET version = ?, status = ?, result = ?, updated = ?"
                                " WHERE id = ? AND version = ?")
-        insert = self._sql("INSERT INTO km_actions (match_id, idx, player, action, text) VALUES (?,?,?,?,?)")
-        with self._tx() as cur:
-            for match_id, version, actions, state, status, result in items:
-                new = version + len(actions)
-                res = _dumps(result) if result is not None else None
-                if state is None:
-                    cur.execute(keep_state, (new, status, res, now, match_id, version))
-                else:
-                    cur.execute(update, (new, _dumps(state), status, res, now, match_id, version))
-                if cur.rowcount != 1:
-                    out.append(ConflictError(
-                        f"match {match_id} has moved on from version {version}; "
-                        "reload the position and choose again",
-                        match=match_id,
-                        version=version,
-                    ))
-                    continue
-                if actions:
-                    cur.executemany(insert, [(match_id, version + i, a.player, a.action, a.text)
-                                             for i, a in enumerate(actions)])
-                self._notify(cur, match_id, new, "move")
-                out.append(new)
-        return out
+        moved = []
+        for mid, version, new, state, status, result in rows:
+            if state is None:
+                cur.execute(keep_state, (new, status, result, now, mid, version))
+            else:
+                cur.execute(update, (new, state, status, result, now, mid, version))
+            moved.append(cur.rowcount == 1)
+        return moved
+
+    def _insert_actions(self, cur: Any, rows: list[tuple]) -> None:
+        if rows:
+            cur.executemany(self._sql("INSERT INTO km_actions (match_id, idx, player, action, text)"
+                                      " VALUES (?,?,?,?,?)"), rows)
+
+    def _notify_moves(self, cur: Any, moves: list[tuple[str, int]]) -> None:
+        for mid, version in moves:
+            self._notify(cur, mid, version, "move")
 
     def update_seat(self, match_id: str, seat: SeatRow) -> None:
         """Replaces the stored seat ``seat.seat`` of the match (join, leave, bot takes over)."""
@@ -415,6 +424,35 @@ class PostgresStorage(Storage):
     def _notify(self, cur: Any, match_id: str, version: int, kind: str) -> None:
         payload = json.dumps({"m": match_id, "v": version, "k": kind, "o": self.origin})
         cur.execute("SELECT pg_notify(%s, %s)", (_CHANNEL, payload))
+
+    def _update_versions(self, cur: Any, rows: list[tuple], now: float) -> list[bool]:
+        if len({r[0] for r in rows}) != len(rows):  # a match twice in one batch: one by one
+            return super()._update_versions(cur, rows, now)
+        if len(rows) > 1:  # rows locked in one order by every process: no deadlock between two batches
+            cur.execute("SELECT id FROM km_matches WHERE id = ANY(%s) ORDER BY id FOR UPDATE", ([r[0] for r in rows],))
+        cur.execute(
+            "UPDATE km_matches AS m SET version = v.new, state = COALESCE(v.state, m.state), status = v.status,"
+            " result = v.result, updated = %s"
+            " FROM unnest(%s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[], %s::text[])"
+            " AS v(id, old, new, state, status, result)"
+            " WHERE m.id = v.id AND m.version = v.old RETURNING m.id",
+            (now, *([r[i] for r in rows] for i in range(6))),
+        )
+        done = {r[0] for r in cur.fetchall()}
+        return [r[0] in done for r in rows]
+
+    def _insert_actions(self, cur: Any, rows: list[tuple]) -> None:
+        if rows:
+            cur.execute(
+                "INSERT INTO km_actions (match_id, idx, player, action, text)"
+                " SELECT * FROM unnest(%s::text[], %s::integer[], %s::integer[], %s::integer[], %s::text[])",
+                tuple([r[i] for r in rows] for i in range(5)),
+            )
+
+    def _notify_moves(self, cur: Any, moves: list[tuple[str, int]]) -> None:
+        if moves:
+            cur.execute("SELECT pg_notify(%s, p) FROM unnest(%s::text[]) AS p", (_CHANNEL, [
+                json.dumps({"m": mid, "v": v, "k": "move", "o": self.origin}) for mid, v in moves]))
 
     def listen(self, callback: Callable[[str, int, str, str], Any]) -> None:
         self._listening = True
