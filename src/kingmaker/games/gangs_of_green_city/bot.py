@@ -59,6 +59,9 @@ _danger_memo: dict = {}
 _gains_memo: dict = {}
 _options_memo: dict = {}
 _poi_gains_memo: dict = {}
+_ranks_memo: dict = {}
+_lead_memo: dict = {}
+_sphere_pois_memo: dict = {}
 
 
 def _remember(memo: dict, key, value):
@@ -218,11 +221,12 @@ def _card_value(s: State, player: int, c: int) -> float:
     if s.ended >> g & 1:
         return 0.5
     mine = _district_counts(s.hands[player])[g]
-    lead = 0
-    for h in s.hands:
-        x = _district_counts(h)[g]
-        if x > lead:
-            lead = x
+    hands = s.hands
+    leads = _lead_memo.get(hands)
+    if leads is None:
+        leads = _remember(_lead_memo, hands, tuple(max(_district_counts(h)[x] for h in hands)
+                                                   for x in range(NUM_GANGS)))
+    lead = leads[g]
     if mine >= lead:
         return 1.0 + 1.2 * mine
     return 0.6 + 0.3 * mine
@@ -382,6 +386,27 @@ def _options(s: State, pos: int) -> dict[int, tuple[int, int, float]]:
     return out
 
 
+def _ranks(s: State, pos: int) -> dict[int, int]:
+    """Each place's position in ``_options(s, pos)``."""
+    key = (pos, s.safe)
+    out = _ranks_memo.get(key)
+    if out is None:
+        out = _remember(_ranks_memo, key, {t: i for i, t in enumerate(_options(s, pos))})
+    return out
+
+
+def _sphere_pois(spheres: tuple[int, ...]) -> tuple[int, ...]:
+    """The POIs holding any sphere."""
+    out = _sphere_pois_memo.get(spheres)
+    if out is None:
+        out = _remember(_sphere_pois_memo, spheres, tuple(p for p, x in enumerate(spheres) if x))
+    return out
+
+
+# Each place's travel steps: (neighbour, the travel action there).
+_TRAVEL_STEPS = tuple(tuple((y, A.TRAVEL0 + y) for y in nbs) for nbs in NEIGHBOURS)
+
+
 def _bfs(pos: int, safe: tuple[int, ...]) -> dict[int, tuple[int, int]]:
     seen = {pos: (0, -1)}
     frontier = [pos]
@@ -389,9 +414,9 @@ def _bfs(pos: int, safe: tuple[int, ...]) -> dict[int, tuple[int, int]]:
         nxt = []
         for x in frontier:
             d, first = seen[x]
-            steps = [(y, A.TRAVEL0 + y) for y in NEIGHBOURS[x]]
+            steps = _TRAVEL_STEPS[x]
             if x in safe:
-                steps.extend((y, A.RIDE0 + y) for y in safe if y != x)
+                steps = [*steps, *((y, A.RIDE0 + y) for y in safe if y != x)]
             for y, act in steps:
                 if y not in seen:
                     seen[y] = (d + 1, act if first < 0 else first)
@@ -432,7 +457,8 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
     need = _need(me)
     counts = _district_counts(hand)
     ready = any(counts[g] >= need and not s.ended >> g & 1 for g in range(NUM_GANGS))
-    options = dict(_options(s, pos))
+    base = _options(s, pos)
+    options = dict(base)
     # wormhole escapes: one move and a card
     for c in hand:
         if c < NUM_POIS and c != pos and A.ESCAPE0 + c in legal:
@@ -450,21 +476,30 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
     # a briefing needs a teammate on the spot (else _meeting_gain is 0)
     mates = {x for q, x in enumerate(s.pawns) if q != player}
     spheres = s.spheres
-    for t, (d, first, cost) in options.items():
-        if t == PARK or d > budget:
+    # Only a place with a gain can score above best_score (0.05): a safe house when ready, a
+    # POI with spheres, a teammate's place (every other score is at most 0). They are taken
+    # in the options' order, so that ties go as they would over all the options.
+    cands = mates.union(_sphere_pois(spheres))
+    if ready:
+        cands.update(safe)
+    rank = _ranks(s, pos)
+    if len(options) > len(base):  # places no route reaches, added by escapes or portals
+        rank = dict(rank)
+        for i, t in enumerate(list(options)[len(base):]):
+            rank[t] = len(base) + i
+    for t in sorted((t for t in cands if t in options), key=rank.__getitem__):
+        d, first, cost = options[t]
+        if t == PARK or d >= budget:
             continue
         k = budget - d
-        if k >= 1:
-            if ready and t in safe:
-                gain = 150.0
-            elif spheres[t]:
-                gain = _gain_sum(s, odds, table, t, me, k)
-            else:
-                gain = 0  # no sphere: no battle (the sum of no gains)
-            if t in mates:
-                gain += _meeting_gain(s, player, t)
+        if ready and t in safe:
+            gain = 150.0
+        elif spheres[t]:
+            gain = _gain_sum(s, odds, table, t, me, k)
         else:
-            gain = 0.0
+            gain = 0  # no sphere: no battle (the sum of no gains)
+        if t in mates:
+            gain += _meeting_gain(s, player, t)
         score = gain - cost - 0.05 * d
         if score > best_score:
             best_score, best_act = score, (first if t != pos else -1)
