@@ -54,13 +54,13 @@ def _raw(server, method: str, path: str, content: bytes, token: str | None = Non
 
 def test_web_only_named_bot_levels_by_default(shared_server):
     before = _count(shared_server.db)
-    for spec in (RUNAWAY, "ismcts:easy/iterations=9", "heuristic:x", "oracle"):
+    for spec in (RUNAWAY, "ismcts:easy/iterations=9", "ismcts:expert/iterations=100000", "heuristic:x", "oracle"):
         status, out = call(shared_server, "POST", "/api/matches",
                            {"game": "kings-kilt", "players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": spec}]})
         assert status == 400 and out["error"]["code"] == "request/invalid", spec
         assert "named bot levels" in out["error"]["message"]
     assert _count(shared_server.db) == before
-    for spec in ("random", "heuristic", "ismcts:easy", "ismcts:normal", "ismcts:hard"):
+    for spec in ("random", "heuristic", "ismcts:easy", "ismcts:normal", "ismcts:hard", "ismcts:expert"):
         status, out = call(shared_server, "POST", "/api/matches",
                            {"game": "kings-kilt", "players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": spec}]})
         assert status == 200, (spec, out)
@@ -74,8 +74,8 @@ def test_web_only_named_bot_levels_by_default(shared_server):
                        token=mid["tokens"]["0"])
     assert status == 400 and out["error"]["code"] == "request/invalid"
     _, g = call(shared_server, "GET", "/api/games")
-    assert g["custom_bots"] is False and g["bots"]["ismcts"] == ["easy", "normal", "hard"]
-    # the lobby is offered only what the server accepts (no "policy", "expert"... without custom bots)
+    assert g["custom_bots"] is False and g["bots"]["ismcts"] == ["easy", "normal", "hard", "expert"]
+    # the lobby is offered only what the server accepts (no "policy"... without custom bots)
     assert set(g["bots"]) == {"random", "heuristic", "ismcts", "team"}
 
 

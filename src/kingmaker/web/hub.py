@@ -48,6 +48,7 @@ from .policy import (  # noqa: F401  (re-exported: the app and tests import them
     bot_levels,
     check_bot_spec,
     error_dict,
+    expert_players,
     http_status,
     node_label,
 )
@@ -211,6 +212,7 @@ class Hub(Fanout):
                 "id": gid, "name": cls.name, "min_players": cls.min_players, "max_players": cls.max_players,
                 "summary": cls.summary, "cooperative": cls.cooperative, "has_simultaneous": cls.has_simultaneous,
                 "perfect_information": cls.perfect_information, "options": [o.to_dict() for o in cls.options],
+                "expert": expert_players(cls),
             })
         return out
 

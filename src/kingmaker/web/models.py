@@ -146,6 +146,8 @@ class GameInfo(BaseModel):
     has_simultaneous: bool
     perfect_information: bool
     options: list[dict[str, Any]]
+    expert: list[int] = Field(default_factory=list,
+                              description="Player counts for which the `expert` bot level has a network")
 
 
 class GamesOut(BaseModel):

@@ -17,6 +17,7 @@ __all__ = [
     "bot_levels",
     "check_bot_spec",
     "error_dict",
+    "expert_players",
     "http_status",
     "node_label",
 ]
@@ -34,7 +35,10 @@ CLOSE_FORBIDDEN = 4403  # a token that holds no seat of this match
 CLOSE_NOT_FOUND = 4404
 CLOSE_SEAT_CHANGED = 4401  # the seat changed hands: the token this socket was opened with no longer holds it
 
-NAMED_LEVELS = ("easy", "normal", "hard")
+# The levels of ``ismcts`` and ``team``. ``expert`` (network-guided IS-MCTS, 300 iterations
+# a move) plays only where a network ships for the game and player count
+# (``expert_players``); like every bot move, it is bounded by the server's CPU time per move.
+NAMED_LEVELS = ("easy", "normal", "hard", "expert")
 
 
 def http_status(err: GameError) -> int:
@@ -70,6 +74,16 @@ def bot_levels(custom: bool = False) -> dict[str, list[str]]:
     return {kind: list(NAMED_LEVELS) if kind in ("ismcts", "team") else [] for kind in kinds}
 
 
+def expert_players(game_cls: Any) -> list[int]:
+    """The player counts of ``game_cls`` for which the ``expert`` level has a network."""
+    try:
+        from ..agents.expert import NETS_DIR
+    except ImportError:  # pragma: no cover - the agents package is part of kingmaker
+        return []
+    return [n for n in range(game_cls.min_players, game_cls.max_players + 1)
+            if (NETS_DIR / f"{game_cls.id}-{n}p.npz").is_file()]
+
+
 def check_bot_spec(spec: Any, game: Any, custom: bool = False) -> str:
     """Returns the bot spec, checked: a named level unless ``custom`` specs are allowed."""
     from ..agents import agent_kinds, make_agent
@@ -84,7 +98,7 @@ def check_bot_spec(spec: Any, game: Any, custom: bool = False) -> str:
         if not ok or kind not in agent_kinds():
             raise BadRequestError(
                 "this server plays only the named bot levels: random, heuristic, "
-                "ismcts:easy|normal|hard, team:easy|normal|hard",
+                "ismcts:easy|normal|hard|expert, team:easy|normal|hard|expert",
                 allowed=["random", "heuristic"] + [f"{k}:{lv}" for k in ("ismcts", "team") for lv in NAMED_LEVELS],
             )
     make_agent(spec, game)  # raises GameError for an unknown kind or level

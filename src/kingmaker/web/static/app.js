@@ -127,12 +127,14 @@ function fillForm() {
   fillSeats();
 }
 
-function botChoices(gm) {
+function botChoices(gm, n) {
+  // "expert" plays only where a network ships for the game and player count (gm.expert).
   const out = [];
   for (const [kind, levels] of Object.entries(GAMES.bots)) {
     if (kind === "team" && !gm.cooperative) continue;
-    if (levels.length) for (const l of levels) out.push(`${kind}:${l}`);
-    else out.push(kind);
+    if (levels.length) {
+      for (const l of levels) if (l !== "expert" || (gm.expert || []).includes(n)) out.push(`${kind}:${l}`);
+    } else out.push(kind);
   }
   return out;
 }
@@ -142,7 +144,7 @@ function fillSeats() {
   const n = +$("#players").value;
   const t = $("#seats");
   t.innerHTML = "";
-  const bots = botChoices(gm);
+  const bots = botChoices(gm, n);
   const best = bots.includes("ismcts:normal") ? "ismcts:normal" : "heuristic";
   for (let i = 0; i < n; i++) {
     const sel = H("select", {"data-seat": i},

@@ -1,0 +1,59 @@
+"""The ``expert`` bot level in the web app (issue 16 §3: "expert is playable in the web app").
+
+``ismcts:expert`` / ``team:expert`` are named levels: the lobby lists them for the games
+and player counts that ship a network, ``POST /api/matches`` accepts them without
+``--custom-bots``, and the bot plays its moves in the server's worker processes, bounded
+by the CPU time per move like every other level.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from webclient import call, check_payloads, create, play_over_ws, stored
+
+from kingmaker.agents.expert import NETS_DIR
+
+
+def test_web_lobby_offers_expert_where_a_network_ships(shared_server):
+    status, g = call(shared_server, "GET", "/api/games")
+    assert status == 200
+    assert "expert" in g["bots"]["ismcts"] and "expert" in g["bots"]["team"]
+    by_id = {gm["id"]: gm for gm in g["games"]}
+    for gid, gm in by_id.items():
+        shipped = [n for n in range(gm["min_players"], gm["max_players"] + 1)
+                   if (NETS_DIR / f"{gid}-{n}p.npz").is_file()]
+        assert gm["expert"] == shipped
+    assert 2 in by_id["kings-kilt"]["expert"]
+    # The page offers the level only where it can play (static/app.js, botChoices).
+    js = (NETS_DIR.parents[1] / "web" / "static" / "app.js").read_text()
+    assert "gm.expert" in js
+
+
+def test_web_an_expert_bot_is_created_and_moves(shared_server):
+    """King's Kilt, 2 players (a shipped network): the expert seat plays its own moves."""
+    out = create(shared_server, game="kings-kilt", players=2, seed=21,
+                 seats=[{"kind": "human"}, {"kind": "bot", "bot": "ismcts:expert"}])
+    mid = out["match"]
+    assert out["summary"]["seats"][1]["bot"] == "ismcts:expert"
+    players = asyncio.run(play_over_ws(shared_server, mid, {0: out["tokens"]["0"]}, seed=4, timeout=240,
+                                       stop_after=40))
+    check_payloads(shared_server.db, mid, players)
+    _, _, actions = stored(shared_server.db, mid)
+    assert sum(a.player == 1 for a in actions) >= 2
+    # Every move of the bot came from the agent, not the random fallback (timeout or error).
+    log = shared_server.log.read_text()
+    assert f"match {mid}: the bot of seat 1 played a random move" not in log
+    assert f"match {mid}: bot" not in log
+
+
+def test_web_expert_is_refused_where_no_network_ships(shared_server):
+    """San Quentin Kings ships a 3-player network only: 4 players get a typed 400."""
+    assert not (NETS_DIR / "san-quentin-kings-4p.npz").exists()
+    status, out = call(shared_server, "POST", "/api/matches", {
+        "game": "san-quentin-kings", "players": 4,
+        "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "ismcts:expert"}] * 3})
+    assert status == 400
+    assert "expert network" in out["error"]["message"]
+    _, lobby = call(shared_server, "GET", "/api/matches")
+    assert all(m["game"] != "san-quentin-kings" or m["players"] != 4 for m in lobby["matches"])
