@@ -60,8 +60,8 @@ def test_fast_heuristic_matches_the_reference_on_seeded_positions(players, optio
 def test_memos_start_afresh_when_full():
     """The memos are bounded; a cleared memo gives the same choices."""
     g = kingmaker.make("gangs-of-green-city", 2)
-    old = bot._MEMO_MAX
-    bot._MEMO_MAX = 3
+    old = bot._MEMO_MAX, bot._BIG_MEMO_MAX
+    bot._MEMO_MAX = bot._BIG_MEMO_MAX = 3
     memos = [v for k, v in vars(bot).items() if k.endswith("_memo")]
     assert len(memos) >= 7
     for m in memos:
@@ -72,4 +72,4 @@ def test_memos_start_afresh_when_full():
             assert bot.heuristic_action(g, s, p, r2) == ref.heuristic_action(g, s, p, r1), k
             assert all(len(m) <= 3 for m in memos)
     finally:
-        bot._MEMO_MAX = old
+        bot._MEMO_MAX, bot._BIG_MEMO_MAX = old

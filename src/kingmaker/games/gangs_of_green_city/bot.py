@@ -49,8 +49,10 @@ if TYPE_CHECKING:
 
 _DANGER = (0.0, 1.0, 2.6, 6.0)
 _last: list = [None, None]
-# Memos keyed by the state fields a value depends on (each cleared when it grows past _MEMO_MAX).
-_MEMO_MAX = 50_000
+# Memos keyed by the state fields a value depends on (each cleared when it grows past _MEMO_MAX,
+# or _BIG_MEMO_MAX for those holding a table per entry: routes, options, places, gains).
+_MEMO_MAX = 10_000
+_BIG_MEMO_MAX = 1_000
 _odds_memo: dict = {}
 _spread_memo: dict = {}
 _routes_memo: dict = {}
@@ -64,8 +66,8 @@ _lead_memo: dict = {}
 _sphere_pois_memo: dict = {}
 
 
-def _remember(memo: dict, key, value):
-    if len(memo) >= _MEMO_MAX:
+def _remember(memo: dict, key, value, big: bool = False):
+    if len(memo) >= (_BIG_MEMO_MAX if big else _MEMO_MAX):
         memo.clear()
     memo[key] = value
     return value
@@ -307,7 +309,7 @@ def _gains_table(s: State, odds: tuple[float, ...], me: int) -> list:
     key = (s.spheres, s.ended, odds, me == GHOST)
     table = _gains_memo.get(key)
     if table is None:
-        table = _remember(_gains_memo, key, [None] * NUM_POIS)
+        table = _remember(_gains_memo, key, [None] * NUM_POIS, True)
     return table
 
 
@@ -373,7 +375,7 @@ def _routes(s: State, pos: int) -> dict[int, tuple[int, int]]:
     key = (pos, safe)
     seen = _routes_memo.get(key)
     if seen is None:
-        seen = _remember(_routes_memo, key, _bfs(pos, safe))
+        seen = _remember(_routes_memo, key, _bfs(pos, safe), True)
     return seen
 
 
@@ -382,7 +384,7 @@ def _options(s: State, pos: int) -> dict[int, tuple[int, int, float]]:
     key = (pos, s.safe)
     out = _options_memo.get(key)
     if out is None:
-        out = _remember(_options_memo, key, {t: (d, a, 0.0) for t, (d, a) in _routes(s, pos).items()})
+        out = _remember(_options_memo, key, {t: (d, a, 0.0) for t, (d, a) in _routes(s, pos).items()}, True)
     return out
 
 
@@ -391,7 +393,7 @@ def _ranks(s: State, pos: int) -> dict[int, int]:
     key = (pos, s.safe)
     out = _ranks_memo.get(key)
     if out is None:
-        out = _remember(_ranks_memo, key, {t: i for i, t in enumerate(_options(s, pos))})
+        out = _remember(_ranks_memo, key, {t: i for i, t in enumerate(_options(s, pos))}, True)
     return out
 
 

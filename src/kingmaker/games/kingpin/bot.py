@@ -34,7 +34,7 @@ PREFERENCE = ("russian", "italian", "yakuza")
 
 
 # How many positions' move evaluations the heuristic keeps per game (then it starts afresh).
-MEMO_MAX = 20_000
+MEMO_MAX = 5_000
 
 
 def _tables(game: Kingpin) -> dict:
@@ -88,8 +88,18 @@ def _tables(game: Kingpin) -> dict:
         not_last = sum(1 << sq for sq in range(n) if sq % cols < cols - 1)
         exits = tuple(sum(1 << sq for sq in t.EXIT_SQ[p]) for p in range(2))
         masks = (cols, full, not_first, not_last, exits)
+    # A tile (id * 4 + facing) on a square: the squares its pistols aim at, and its raids
+    # (direction, the free square it drives through, the square it attacks). None for a sniper.
+    aims, raids = [], []
+    for c in range(4 * len(value)):
+        sniper = t.SNIPER[c >> 2]
+        aims.append(None if sniper else tuple(
+            tuple(t.NB[sq][d] for d in range(4) if t.AIM[c][d] and t.NB[sq][d] >= 0) for sq in range(n)))
+        raids.append(None if sniper else tuple(
+            tuple((d, t.NB[sq][d], t.NB[t.NB[sq][d]][d]) for d in range(4)
+                  if t.CAR[c][d] and t.NB[sq][d] >= 0 and t.NB[t.NB[sq][d]][d] >= 0) for sq in range(n)))
     cache = {"t": t, "value": tuple(value), "exit": tuple(exit_dist), "nml": nml_dist, "on_sq": on_sq,
-             "moves": {}, "masks": masks}
+             "moves": {}, "masks": masks, "aims": tuple(aims), "raids": tuple(raids)}
     game._bot_tables = cache  # type: ignore[attr-defined]
     return cache
 
@@ -191,42 +201,37 @@ def _race_bits(masks, free: int, mine: int, p: int) -> int:
     return 99
 
 
-def _best_attack(game: Kingpin, board, own, p: int, tiles: list[int], value) -> float | None:
+def _best_attack(game: Kingpin, board, own, p: int, tiles: list[int], tb: dict) -> float | None:
     """Returns the best material swing among p's attacks (``attacks``), None if it has none.
 
-    ``tiles`` are the squares of p's tiles in square order."""
-    t = game.t
-    NB, AIM, CAR, SNIPER = t.NB, t.AIM, t.CAR, t.SNIPER
+    ``tiles`` are the squares of p's tiles; the attacks are those of ``attacks`` (a shot
+    where a pistol aims at an enemy, a raid where a car drives through a free square
+    at an enemy), the target liquidated, whatever their order."""
+    value, aims, raids = tb["value"], tb["aims"], tb["raids"]
     best = None
     for sq in tiles:
         c = board[sq]
-        if SNIPER[c >> 2]:
+        at = aims[c]
+        if at is None:  # a sniper
             continue
-        nbs = NB[sq]
-        aim = AIM[c]
-        for d in range(4):
-            n = nbs[d]
-            if n < 0:
-                continue
+        for n in at[sq]:
             bn = board[n]
-            if bn >= 0:
-                if aim[d] and own[bn >> 2] != p:
-                    dead = game.resolve(board, own, sq, n, -1)
-                    if n in dead:
-                        v = _swing(board, own, dead, p, value)
-                        if best is None or v > best:
-                            best = v
-            elif CAR[c][d]:
-                n2 = NB[n][d]
-                if n2 >= 0 and board[n2] >= 0 and own[board[n2] >> 2] != p:
-                    moved = list(board)
-                    moved[n] = c
-                    moved[sq] = -1
-                    dead = game.resolve(moved, own, n, n2, d)
-                    if n2 in dead:
-                        v = _swing(moved, own, dead, p, value)
-                        if best is None or v > best:
-                            best = v
+            if bn >= 0 and own[bn >> 2] != p:
+                dead = game.resolve(board, own, sq, n, -1)
+                if n in dead:
+                    v = _swing(board, own, dead, p, value)
+                    if best is None or v > best:
+                        best = v
+        for d, n, n2 in raids[c][sq]:
+            if board[n] < 0 and board[n2] >= 0 and own[board[n2] >> 2] != p:
+                moved = list(board)
+                moved[n] = c
+                moved[sq] = -1
+                dead = game.resolve(moved, own, n, n2, d)
+                if n2 in dead:
+                    v = _swing(moved, own, dead, p, value)
+                    if best is None or v > best:
+                        best = v
     return best
 
 
@@ -296,10 +301,10 @@ def evaluate(game: Kingpin, s: State, p: int) -> float:
     if nml[p] == 0 and nml[q] >= 2:
         score -= 12.0 * nml[q]
     # Attacks: the opponent moves next.
-    opp = _best_attack(game, board, own, q, tiles[q], value)
+    opp = _best_attack(game, board, own, q, tiles[q], tb)
     if opp is not None:
         score -= max(0.0, opp)
-    mine_att = _best_attack(game, board, own, p, tiles[p], value)
+    mine_att = _best_attack(game, board, own, p, tiles[p], tb)
     if mine_att is not None:
         score += 0.3 * max(0.0, mine_att)
     return score
