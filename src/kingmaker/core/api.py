@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -318,8 +318,10 @@ class Game:
         """Returns the shape of ``observation_tensor`` (its flat length is the product)."""
         raise NotImplementedError  # abstract
 
-    def observation_tensor(self, s: Any, player: int) -> list[float]:
-        """Returns ``player``'s observation as a flat list of floats, seat-relative.
+    def observation_tensor(self, s: Any, player: int) -> Sequence[float]:
+        """Returns ``player``'s observation as a flat sequence of floats, seat-relative.
+
+        A list, or (faster for numpy) a fresh ``array.array('d')`` of floats.
 
         It is a function of ``view(s, player)``: two states with equal views give
         equal tensors. Each game documents its encoding (which index means what)

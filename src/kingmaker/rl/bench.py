@@ -1,13 +1,16 @@
 """Speed of the learning path, side by side in one run (benchmarks/rl.md).
 
     python -m kingmaker.rl.bench envs --seconds 3          # env steps/s with tensors and masks
+    python -m kingmaker.rl.bench envs --seconds 4 --rounds 4   # the same, envs taking turns
     python -m kingmaker.rl.bench ismcts --iterations 50 --games 20
 
 ``envs`` runs the same loop on every env for ``seconds`` of CPU time each:
 read the observation (tensor and mask) of the agent to act, pick a uniformly
 random legal action from the mask, step. It counts agent steps per CPU
 second (``time.process_time``; chance steps inside an env are not counted,
-they are part of its cost). Rows: every Kingmaker game through its PettingZoo
+they are part of its cost). With ``--rounds k`` every env plays ``k`` turns of
+``seconds / k``, the envs taking turns, so a change of machine load during the
+run weighs on every row alike. Rows: every Kingmaker game through its PettingZoo
 AEC env and through the OpenSpiel adapter (``observer.set_from`` and the
 legal-actions mask at each decision), PettingZoo's classic ``leduc_holdem_v4``,
 ``texas_holdem_v4`` and ``connect_four_v3`` (``pip install 'pettingzoo[classic]'``)
@@ -36,16 +39,35 @@ from ..lab.stats import wilson
 __all__ = ["env_speed", "format_envs", "ismcts_match", "ismcts_speed", "step_costs"]
 
 
-def _pz_loop(make: Callable[[], Any], seconds: float) -> dict[str, float]:
-    """Runs random masked play on a PettingZoo AEC env; returns steps/s and games."""
+class _Runner:
+    """Random masked play on one env, resumable: ``run(seconds)`` adds whole games until
+    ``seconds`` of CPU time are spent, so several envs can take turns (``rounds``)."""
+
+    def __init__(self, play_one: Callable[[random.Random, int], int]) -> None:
+        self.play_one = play_one
+        self.rng = random.Random(0)
+        self.steps = self.games = 0
+        self.cpu = 0.0
+
+    def run(self, seconds: float) -> None:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            self.steps += self.play_one(self.rng, self.games)
+            self.games += 1
+        self.cpu += time.process_time() - start
+
+    def result(self) -> dict[str, float]:
+        return {"steps_per_s": self.steps / self.cpu, "games": self.games, "steps": self.steps, "cpu": self.cpu}
+
+
+def _pz_runner(make: Callable[[], Any]) -> _Runner:
+    """A PettingZoo AEC env: read the agent's observation (tensor and mask), pick a uniformly
+    random legal action from the mask, step."""
     env = make()
-    rng = random.Random(0)
-    steps = games = 0
-    seed = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
+
+    def play_one(rng: random.Random, seed: int) -> int:
+        steps = 0
         env.reset(seed=seed)
-        seed += 1
         for _agent in env.agent_iter():
             obs, reward, term, trunc, info = env.last()
             if term or trunc:
@@ -55,54 +77,62 @@ def _pz_loop(make: Callable[[], Any], seconds: float) -> dict[str, float]:
             legal = np.flatnonzero(mask)
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
-        games += 1
-    cpu = time.process_time() - start
-    return {"steps_per_s": steps / cpu, "games": games, "steps": steps, "cpu": cpu}
+        return steps
+
+    return _Runner(play_one)
 
 
-def _os_loop(game: Any, seconds: float) -> dict[str, float]:
-    """Random play on a pyspiel game reading the observer's tensor and the mask at every decision."""
+def _os_runner(game: Any) -> _Runner:
+    """A pyspiel game: the observer's tensor and the legal-actions mask at every decision."""
     from open_spiel.python.observation import make_observation
 
     observer = make_observation(game)
-    rng = random.Random(0)
-    steps = games = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
+
+    def decide(state: Any, p: int, rng: random.Random) -> int:
+        observer.set_from(state, p)
+        _ = observer.tensor.copy()
+        mask = np.asarray(state.legal_actions_mask(p), dtype=np.int8)
+        legal = np.flatnonzero(mask)
+        return int(legal[rng.randrange(len(legal))])
+
+    def play_one(rng: random.Random, _seed: int) -> int:
+        steps = 0
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_action(sample_chance(state.chance_outcomes(), rng))
-                continue
-            if state.is_simultaneous_node():
-                joint = []
-                for p in range(game.num_players()):
-                    observer.set_from(state, p)
-                    _ = observer.tensor.copy()
-                    mask = np.asarray(state.legal_actions_mask(p), dtype=np.int8)
-                    legal = np.flatnonzero(mask)
-                    joint.append(int(legal[rng.randrange(len(legal))]))
-                    steps += 1
-                state.apply_actions(joint)
-                continue
-            p = state.current_player()
-            observer.set_from(state, p)
-            _ = observer.tensor.copy()
-            mask = np.asarray(state.legal_actions_mask(p), dtype=np.int8)
-            legal = np.flatnonzero(mask)
-            state.apply_action(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-        games += 1
-    cpu = time.process_time() - start
-    return {"steps_per_s": steps / cpu, "games": games, "steps": steps, "cpu": cpu}
+            elif state.is_simultaneous_node():
+                state.apply_actions([decide(state, p, rng) for p in range(game.num_players())])
+                steps += game.num_players()
+            else:
+                state.apply_action(decide(state, state.current_player(), rng))
+                steps += 1
+        return steps
+
+    return _Runner(play_one)
+
+
+def _pz_loop(make: Callable[[], Any], seconds: float) -> dict[str, float]:
+    """Runs random masked play on a PettingZoo AEC env; returns steps/s and games."""
+    r = _pz_runner(make)
+    r.run(seconds)
+    return r.result()
+
+
+def _os_loop(game: Any, seconds: float) -> dict[str, float]:
+    """Random play on a pyspiel game reading the observer's tensor and the mask at every decision."""
+    r = _os_runner(game)
+    r.run(seconds)
+    return r.result()
 
 
 def step_costs(game_id: str, states: int = 300) -> dict[str, float]:
     """Returns microseconds of CPU per call on states of seeded random play (min players).
 
     ``engine``: legal_actions + apply (+ the chance that follows); ``tensor``:
-    observation_tensor; ``array``: its conversion to a float32 array; ``mask``:
-    the int8 legal-action mask. Where an env step's time goes.
+    observation_tensor; ``array``: its conversion to a float32 array (a view of
+    the encoder's float32 buffer); ``mask``: legal_actions and the mask's bytes,
+    as the AEC env builds them for the seat it selected. Where an env step's time goes.
     """
     import kingmaker
 
@@ -135,13 +165,17 @@ def step_costs(game_id: str, states: int = 300) -> dict[str, float]:
     out["engine"] = timed(lambda s, p: game.apply(s, game.legal_actions(s, p)[0], p))
     out["tensor"] = timed(game.observation_tensor)
     lists = {id(s): game.observation_tensor(s, p) for s, p in seen}
-    out["array"] = timed(lambda s, p: np.fromiter(lists[id(s)], dtype=np.float32, count=enc.size))
-    out["mask"] = timed(enc.mask)
+    out["array"] = timed(lambda s, p: enc.to_array(lists[id(s)]))
+    out["mask"] = timed(lambda s, p: enc.mask_bytes(s, p, True))
     return out
 
 
-def env_speed(seconds: float = 3.0, games: list[str] | None = None) -> list[dict[str, Any]]:
-    """Returns one row per env: name, kind, steps per CPU second, games played."""
+def env_speed(seconds: float = 3.0, games: list[str] | None = None, rounds: int = 1) -> list[dict[str, Any]]:
+    """Returns one row per env: name, kind, steps per CPU second, games played.
+
+    Every env gets ``seconds`` of CPU time in all, in ``rounds`` turns taken one env after the
+    other, so a change of machine load during the run falls on every env alike.
+    """
     import pyspiel
 
     import kingmaker
@@ -150,16 +184,22 @@ def env_speed(seconds: float = 3.0, games: list[str] | None = None) -> list[dict
     from .pettingzoo import env as km_env
 
     rows: list[dict[str, Any]] = []
+    runners: list[_Runner] = []
+
+    def add(row: dict[str, Any], runner: _Runner) -> None:
+        rows.append(row)
+        runners.append(runner)
+
     ids = games or kingmaker.available_games()
     for gid in ids:
         n = kingmaker.game_class(gid).min_players
-        r = _pz_loop(lambda gid=gid, n=n: km_env(gid, players=n), seconds)
-        rows.append({"env": f"{gid} ({n}p)", "api": "kingmaker PettingZoo AEC", **r, "costs_us": step_costs(gid)})
+        add({"env": f"{gid} ({n}p)", "api": "kingmaker PettingZoo AEC", "game": gid},
+            _pz_runner(lambda gid=gid, n=n: km_env(gid, players=n)))
     openspiel.register(ids)
     for gid in ids:
         n = kingmaker.game_class(gid).min_players
         g = pyspiel.load_game(openspiel.short_name(gid), {"players": n})
-        rows.append({"env": f"{gid} ({n}p)", "api": "kingmaker OpenSpiel adapter", **_os_loop(g, seconds)})
+        add({"env": f"{gid} ({n}p)", "api": "kingmaker OpenSpiel adapter"}, _os_runner(g))
     try:
         from pettingzoo.classic import connect_four_v3, leduc_holdem_v4, texas_holdem_v4
 
@@ -168,9 +208,10 @@ def env_speed(seconds: float = 3.0, games: list[str] | None = None) -> list[dict
             ("texas_holdem_v4", texas_holdem_v4),
             ("connect_four_v3", connect_four_v3),
         ):
-            rows.append({"env": name, "api": "PettingZoo classic", **_pz_loop(mod.env, seconds)})
+            add({"env": name, "api": "PettingZoo classic"}, _pz_runner(mod.env))
     except ImportError as e:  # pettingzoo[classic] not installed
         rows.append({"env": "pettingzoo.classic", "api": f"missing: {e}", "steps_per_s": 0.0, "games": 0})
+        runners.append(None)  # type: ignore[arg-type]
     import open_spiel.python.games  # noqa: F401  (registers OpenSpiel's Python games)
 
     for name in ("python_kuhn_poker", "python_liars_poker", "python_tic_tac_toe", "python_block_dominoes"):
@@ -178,7 +219,17 @@ def env_speed(seconds: float = 3.0, games: list[str] | None = None) -> list[dict
             g = pyspiel.load_game(name)
         except pyspiel.SpielError:
             continue
-        rows.append({"env": name, "api": "OpenSpiel Python game + observer", **_os_loop(g, seconds)})
+        add({"env": name, "api": "OpenSpiel Python game + observer"}, _os_runner(g))
+    for _ in range(max(1, rounds)):
+        for r in runners:
+            if r is not None:
+                r.run(seconds / max(1, rounds))
+    for row, r in zip(rows, runners):
+        if r is not None:
+            row.update(r.result())
+        gid = row.pop("game", None)
+        if gid is not None:
+            row["costs_us"] = step_costs(gid)
     return rows
 
 
@@ -316,7 +367,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="kingmaker.rl speed benchmarks")
     sub = ap.add_subparsers(dest="what", required=True)
     e = sub.add_parser("envs")
-    e.add_argument("--seconds", type=float, default=3.0)
+    e.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per env in all")
+    e.add_argument("--rounds", type=int, default=1, help="turns the envs take, one after the other")
     e.add_argument("--game", action="append", default=None)
     m = sub.add_parser("ismcts")
     m.add_argument("--iterations", type=int, default=50)
@@ -325,7 +377,7 @@ def main(argv: list[str] | None = None) -> None:
     m.add_argument("--positions", type=int, default=8)
     args = ap.parse_args(argv)
     if args.what == "envs":
-        rows = env_speed(args.seconds, args.game)
+        rows = env_speed(args.seconds, args.game, args.rounds)
         print(format_envs(rows))
         print(json.dumps(rows))
     else:

@@ -44,8 +44,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from ..core.api import TERMINAL, Game
+from ..core.api import CHANCE, TERMINAL, Game
 from ..core.errors import GameError, IllegalActionError, InvalidActionError
+from ..core.match import sample_chance
 from ._common import (
     ILLEGAL_MODES,
     Encoder,
@@ -96,8 +97,13 @@ class _Base:
         }
         self._rng: random.Random | None = None
         self.state: Any = None
+        # One observation per (state, agent), shared by last(), observe() and the legality
+        # check of step(): {agent: (observation dict, mask bytes)}.
         self._cached: Any = None
-        self._cache: dict[str, dict[str, np.ndarray]] = {}
+        self._cache: dict[str, tuple[dict[str, np.ndarray], bytearray]] = {}
+        # The seats that may act in _acting_for (set when the AEC env selects an agent).
+        self._acting_for: Any = None
+        self._acting_now: tuple[int, ...] = ()
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -118,17 +124,25 @@ class _Base:
         if self._cached is not s:
             self._cached = s
             self._cache = {}
-        obs = self._cache.get(agent)
-        if obs is None:
-            p = self._seat[agent]
-            obs = self._cache[agent] = {"observation": self.enc.observation(s, p), "action_mask": self.enc.mask(s, p)}
+        else:
+            hit = self._cache.get(agent)
+            if hit is not None:
+                return hit[0]
+        p = self._seat[agent]
+        if self._acting_for is not s:
+            self._acting_for = s
+            self._acting_now = self.game.acting_players(s)
+        enc = self.enc
+        b = enc.mask_bytes(s, p, p in self._acting_now)
+        obs = {"observation": enc.observation(s, p), "action_mask": np.frombuffer(b, dtype=np.int8)}
+        self._cache[agent] = (obs, b)
         return obs
 
     def _legal(self, s: Any, player: int, a: int) -> bool:
         if self._cached is s:
-            obs = self._cache.get(self.possible_agents[player])
-            if obs is not None:
-                return 0 <= a < len(obs["action_mask"]) and bool(obs["action_mask"][a])
+            hit = self._cache.get(self.possible_agents[player])
+            if hit is not None:
+                return 0 <= a < len(hit[1]) and hit[1][a] == 1
         return a in self.enc.legal(s, player)
 
     def _check(self, s: Any, action: Any, player: int) -> int | None:
@@ -194,6 +208,17 @@ class KingmakerAECEnv(_Base, AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self._observe(agent)
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # PettingZoo's, less one call: the hot path of every training loop.
+        agent = self.agent_selection
+        return (
+            self._observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._reseed(seed)
         self.agents = list(self.possible_agents)
@@ -202,15 +227,34 @@ class KingmakerAECEnv(_Base, AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self.state = resolve_chance(self.game, self.game.new_initial_state(), self._rng)
-        self._select()
+        self._skip_agent_selection = None
+        self._advance(self.game.new_initial_state())
 
-    def _select(self) -> None:
-        s = self.state
-        if self.game.current_player(s) == TERMINAL:
-            self._finish(shaped_returns(self.game, s, self.zero_sum))
-            return
-        self.agent_selection = agent_name(self.game.acting_players(s)[0])
+    def _advance(self, s: Any) -> bool:
+        """Resolves chance from ``s``, makes it the state and selects the agent to act.
+
+        Returns True when the game has ended (the rewards are then set).
+        """
+        game = self.game
+        current = game.current_player
+        cp = current(s)
+        if cp == CHANCE:
+            apply, outcomes, rng = game.apply, game.chance_outcomes, self._rng
+            while cp == CHANCE:
+                s = apply(s, sample_chance(outcomes(s), rng))
+                cp = current(s)
+        self.state = s
+        if cp >= 0:
+            acting: tuple[int, ...] = (cp,)
+        elif cp == TERMINAL:
+            self._finish(shaped_returns(game, s, self.zero_sum))
+            return True
+        else:
+            acting = game.acting_players(s)
+        self._acting_for = s
+        self._acting_now = acting
+        self.agent_selection = self.possible_agents[acting[0]]
+        return False
 
     def _finish(self, rewards: tuple[float, ...]) -> None:
         for a in self.agents:
@@ -226,16 +270,21 @@ class KingmakerAECEnv(_Base, AECEnv):
             return
         p = self._seat[agent]
         s = self.state
+        hit = self._cache.get(agent) if self._cached is s else None
+        if hit is not None and type(action) is int and 0 <= action < len(hit[1]) and hit[1][action]:
+            a: int | None = action  # legal: the mask the agent was shown says so
+        else:
+            a = self._check(s, action, p)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        a = self._check(s, action, p)
+        # Rewards are all 0 until the step that ends the game (a finished game only takes
+        # dead steps, which clear them), so only that step clears and accumulates them.
         if a is None:
+            self._clear_rewards()
             self.infos[agent] = {"illegal_action": True}
             self._finish(tuple(self.illegal_penalty if q == p else 0.0 for q in range(self.game.num_players)))
-        else:
-            self.state = resolve_chance(self.game, self.game.apply(s, a, p), self._rng)
-            self._select()
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        elif self._advance(self.game.apply(s, a, p)):
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -59,7 +59,7 @@ def test_observation_tensor_is_seat_relative():
     from the seat to move is encoded the same whoever sits there."""
     g = make(3)
     s = position(g, ["M6 D4", "V3", "B9 B8"], {"N": "B5"}, current=0, history=((0, 5, 9),), round=1)
-    t0, t1 = observation_tensor(g, s, 0), observation_tensor(g, s, 1)
+    t0, t1 = list(observation_tensor(g, s, 0)), list(observation_tensor(g, s, 1))
     assert t0[k("M6")] == 1.0 and t0[k("V3")] == 0.0 and t1[k("V3")] == 1.0
     assert t0[520:523] == [2.0, 1.0, 2.0] and t1[520:523] == [1.0, 2.0, 2.0]  # hand sizes by relative seat
     assert t0[536:539] == [1.0, 0.0, 0.0] and t1[536:539] == [0.0, 0.0, 1.0]  # player 0 to move

@@ -95,7 +95,7 @@ def test_tensor_layout_matches_the_documented_offsets(g3):
                                    ("Buchanan", "MacLeod", "Wallace")],
                  hands=[{"Stewart": 2}, {"Bruce": 1}, {}], revealed=[(), ("Stewart",), ()], current=1)
     n = 3
-    t = g3.observation_tensor(s, 0)
+    t = list(g3.observation_tensor(s, 0))
     assert len(t) == 279 + 26 * n == g3.info.observation_shape[0]
     assert t[3] == 1.0  # phase: play
     assert t[8:8 + n] == [0.0, 1.0, 0.0]  # seat 1 (player 1) to move
@@ -107,7 +107,7 @@ def test_tensor_layout_matches_the_documented_offsets(g3):
     assert [i for i in range(8) if t[fam + i]] == sorted([C["Bruce"], C["Douglas"], C["Wallace"]])
     assert t[fam + 8 + C["Stewart"]] == 2 / 5
     # Seat-relative: for player 1, player 1's reveal is seat 0's block.
-    t1 = g3.observation_tensor(s, 1)
+    t1 = list(g3.observation_tensor(s, 1))
     rev = 262 + 8 * n
     assert t1[rev + C["Stewart"]] == 1.0 and t[rev + 8 + C["Stewart"]] == 1.0
     assert t1[8] == 1.0  # player 1 is to move: seat 0 for them

@@ -62,8 +62,8 @@ def test_observation_tensor_is_seat_relative() -> None:
         assert [t[base + r * seat + 50] for r in range(3)] == [[0, 5, 9][(p + r) % 3] for r in range(3)]
         assert t[base + 0] == (1.0 if p == 0 else 0.0)  # the initiator flag of seat 0
     # Seat 0's own hand: player 1 sees their Scorpion, player 0 their Cobra.
-    assert g.observation_tensor(s, 1)[59:62] == [0.0, 1.0, 0.0]
-    assert g.observation_tensor(s, 0)[59:62] == [1.0, 0.0, 0.0]
+    assert list(g.observation_tensor(s, 1)[59:62]) == [0.0, 1.0, 0.0]
+    assert list(g.observation_tensor(s, 0)[59:62]) == [1.0, 0.0, 0.0]
 
 
 def _walk(g, seed: int):

@@ -44,6 +44,7 @@ Observation tensor (``OBSERVATION_SIZE`` = 1148 floats), in this order::
 
 from __future__ import annotations
 
+from array import array
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
@@ -82,56 +83,199 @@ O_RESULT = O_WEAK + NUM_CAST + NUM_POIS
 O_OPTIONS = O_RESULT + 2
 OBSERVATION_SIZE = O_OPTIONS + 3
 
-_ZERO = [0.0] * OBSERVATION_SIZE
-_THIRDS = (0.0, 1 / 3, 2 / 3, 1.0)
+# The encoder fills a fresh array("d") of floats (numpy reads its buffer directly) from tables
+# built once: a packed POI's four sphere counts, a 4-gang bit set, a pile's pair. States are
+# immutable and a move replaces only the fields it changes (the others are the same objects),
+# so each (game, player) keeps its last state and tensor, and the next tensor starts from a
+# copy of that one and rewrites only the blocks whose fields changed (the small blocks of
+# turn, stage and pending decisions are always rewritten). ``_full`` is the same encoding
+# from zero; tests/rl/test_rl_encoders.py checks both against a plain reference.
+_ZERO = array("d", bytes(8 * OBSERVATION_SIZE))
+_SPHERES = [array("d", ((x >> SHIFT[g] & 3) / 3 for g in range(NUM_GANGS))) for x in range(256)]
+_GANG_BITS = [array("d", (float(b >> g & 1) for g in range(NUM_GANGS))) for b in range(16)]
+_SUPPLY = [x / SPHERES_PER_GANG for x in range(SPHERES_PER_GANG + 1)]
+_PILE = [[array("d", (k / 11, float(e))) for e in range(2)] for k in range(12)]
+_LAYER = [1.0 / (1 + i) for i in range(NUM_POIS + 1)]
+_HAND = 1 + NUM_CAST + NUM_POIS + 1  # a hand's offset in a seat's block
+_Z_SAFE = _ZERO[:NUM_POIS]
+_Z_HAND = _ZERO[:NUM_HERO]
+_Z_PAWN = _ZERO[:NUM_POIS + 1]
+_Z_CAST = _ZERO[:NUM_CAST]
+_Z_TURN = _ZERO[:O_PILES - O_ACTIVE]
+_Z_PILES = _ZERO[:O_HERO_DISC - O_PILES]
+_Z_HERO_DISC = _ZERO[:NUM_HERO + MAX_ESCALATIONS]
+_Z_TAIL = _ZERO[:O_OPTIONS - O_QUIET]
+_LAST: dict[tuple[int, int], tuple[GangsOfGreenCity, State, array]] = {}
+_LAST_LIMIT = 256
 
 
-def observation_tensor(game: GangsOfGreenCity, s: State, player: int) -> list[float]:
-    """Returns ``player``'s observation (the layout in the module docstring)."""
+def observation_tensor(game: GangsOfGreenCity, s: State, player: int) -> array:
+    """Returns ``player``'s observation (the layout in the module docstring), an array("d") of floats."""
+    key = (id(game), player)
+    last = _LAST.get(key)
+    if last is not None and last[0] is game:  # the game is held, so its id is not reused
+        t = last[2][:]
+        if last[1] is not s:
+            _update(game, s, last[1], player, t)
+    else:
+        t = _full(game, s, player)
+    if len(_LAST) >= _LAST_LIMIT:
+        _LAST.clear()
+    _LAST[key] = (game, s, t[:])  # a copy: the caller may change the one returned
+    return t
+
+
+def _full(game: GangsOfGreenCity, s: State, player: int) -> array:
+    """Returns ``player``'s observation built from zero."""
     n = game.num_players
     t = _ZERO[:]
-    for p, x in enumerate(s.spheres):
+    b = O_SPHERES
+    for x in s.spheres:
         if x:
-            b = O_SPHERES + p * NUM_GANGS
-            for g in range(NUM_GANGS):
-                t[b + g] = _THIRDS[x >> SHIFT[g] & 3]
-    for g in range(NUM_GANGS):
-        t[O_SUPPLY + g] = s.supply[g] / SPHERES_PER_GANG
-        t[O_ENDED + g] = float(s.ended >> g & 1)
-        t[O_DEFEATED + g] = float(s.defeated >> g & 1)
+            t[b:b + 4] = _SPHERES[x]
+        b += 4
+    _supply(t, s.supply)
+    t[O_ENDED:O_ENDED + 4] = _GANG_BITS[s.ended]
+    t[O_DEFEATED:O_DEFEATED + 4] = _GANG_BITS[s.defeated]
     for p in s.safe:
         t[O_SAFE + p] = 1.0
     t[O_ESC + s.esc] = 1.0
     t[O_WAR + min(s.war, 8)] = 1.0
+    cast, pawns, hands, tired = s.cast, s.pawns, s.hands, s.tired
+    b = O_SEATS
     for i in range(n):
-        q = (player + i) % n
-        b = O_SEATS + i * SEAT
+        q = player + i
+        if q >= n:
+            q -= n
         t[b] = 1.0
-        if s.cast[q] >= 0:
-            t[b + 1 + s.cast[q]] = 1.0
-        t[b + 1 + NUM_CAST + s.pawns[q]] = 1.0
-        h = b + 1 + NUM_CAST + NUM_POIS + 1
-        for c in s.hands[q]:
+        if cast[q] >= 0:
+            t[b + 1 + cast[q]] = 1.0
+        t[b + 1 + NUM_CAST + pawns[q]] = 1.0
+        h = b + _HAND
+        for c in hands[q]:
             t[h + c] = 1.0
-        t[b + SEAT - 1] = s.tired[q] / 3
-    t[O_ACTIVE + (s.current - player) % n] = 1.0
-    t[O_MOVES] = s.moves / 5
-    t[O_STAGE + s.stage] = 1.0
-    t[O_DEAL] = s.deal / 9
-    for i, (k, e) in enumerate(zip(s.piles, s.pile_esc)):
-        t[O_PILES + 2 * i] = k / 11
-        t[O_PILES + 2 * i + 1] = float(e)
+        t[b + SEAT - 1] = tired[q] / 3
+        b += SEAT
+    _turn(t, s, player, n)
+    _piles(t, s)
     for c in s.hero_disc:
         t[O_HERO_DISC + c] = 1.0
     for c in s.gang_disc:
         t[O_GANG_DISC + c] = 1.0
     for c in s.gang_out:
         t[O_GANG_OUT + c] = 1.0
-    for i, layer in enumerate(s.gang_layers):
-        v = 1.0 / (1 + i)
+    _layers(t, s.gang_layers)
+    _tail(t, s, player, n)
+    t[O_OPTIONS] = game.continue_fight
+    t[O_OPTIONS + 1] = game.every_card_weakness
+    t[O_OPTIONS + 2] = game.num_escalations / 6
+    return t
+
+
+def _update(game: GangsOfGreenCity, s: State, ps: State, player: int, t: array) -> None:
+    """Turns ``t``, the observation of ``ps``, into the one of ``s`` (same game and player)."""
+    n = game.num_players
+    if s.spheres is not ps.spheres:
+        b = O_SPHERES
+        for x, px in zip(s.spheres, ps.spheres):
+            if x != px:
+                t[b:b + 4] = _SPHERES[x]
+            b += 4
+    if s.supply is not ps.supply:
+        _supply(t, s.supply)
+    if s.ended != ps.ended:
+        t[O_ENDED:O_ENDED + 4] = _GANG_BITS[s.ended]
+    if s.defeated != ps.defeated:
+        t[O_DEFEATED:O_DEFEATED + 4] = _GANG_BITS[s.defeated]
+    if s.safe is not ps.safe:
+        t[O_SAFE:O_SAFE + NUM_POIS] = _Z_SAFE
+        for p in s.safe:
+            t[O_SAFE + p] = 1.0
+    if s.esc != ps.esc:
+        t[O_ESC + ps.esc] = 0.0
+        t[O_ESC + s.esc] = 1.0
+    if s.war != ps.war:
+        t[O_WAR + min(ps.war, 8)] = 0.0
+        t[O_WAR + min(s.war, 8)] = 1.0
+    cast, pawns, hands, tired = s.cast, s.pawns, s.hands, s.tired
+    pcast, ppawns, phands, ptired = ps.cast, ps.pawns, ps.hands, ps.tired
+    if cast is not pcast or pawns is not ppawns or hands is not phands or tired is not ptired:
+        b = O_SEATS
+        for i in range(n):
+            q = player + i
+            if q >= n:
+                q -= n
+            if cast is not pcast and cast[q] != pcast[q]:
+                t[b + 1:b + 1 + NUM_CAST] = _Z_CAST
+                if cast[q] >= 0:
+                    t[b + 1 + cast[q]] = 1.0
+            if pawns is not ppawns and pawns[q] != ppawns[q]:
+                t[b + 1 + NUM_CAST + ppawns[q]] = 0.0
+                t[b + 1 + NUM_CAST + pawns[q]] = 1.0
+            if hands is not phands and hands[q] is not phands[q]:
+                h = b + _HAND
+                t[h:h + NUM_HERO] = _Z_HAND
+                for c in hands[q]:
+                    t[h + c] = 1.0
+            t[b + SEAT - 1] = tired[q] / 3
+            b += SEAT
+    t[O_ACTIVE:O_PILES] = _Z_TURN
+    _turn(t, s, player, n)
+    if s.piles is not ps.piles or s.pile_esc is not ps.pile_esc:
+        t[O_PILES:O_HERO_DISC] = _Z_PILES
+        _piles(t, s)
+    if s.hero_disc is not ps.hero_disc:
+        t[O_HERO_DISC:O_GANG_DISC] = _Z_HERO_DISC
+        for c in s.hero_disc:
+            t[O_HERO_DISC + c] = 1.0
+    if s.gang_disc is not ps.gang_disc:
+        t[O_GANG_DISC:O_GANG_OUT] = _Z_SAFE
+        for c in s.gang_disc:
+            t[O_GANG_DISC + c] = 1.0
+    if s.gang_out is not ps.gang_out:
+        t[O_GANG_OUT:O_LAYERS] = _Z_SAFE
+        for c in s.gang_out:
+            t[O_GANG_OUT + c] = 1.0
+    if s.gang_layers is not ps.gang_layers:
+        t[O_LAYERS:O_QUIET] = _Z_SAFE
+        _layers(t, s.gang_layers)
+    t[O_QUIET:O_OPTIONS] = _Z_TAIL
+    _tail(t, s, player, n)
+
+
+def _supply(t: array, sup: tuple[int, ...]) -> None:
+    t[O_SUPPLY] = _SUPPLY[sup[0]]
+    t[O_SUPPLY + 1] = _SUPPLY[sup[1]]
+    t[O_SUPPLY + 2] = _SUPPLY[sup[2]]
+    t[O_SUPPLY + 3] = _SUPPLY[sup[3]]
+
+
+def _turn(t: array, s: State, player: int, n: int) -> None:
+    """The active player, moves left, stage and cards to deal (O_ACTIVE..O_PILES, zero before)."""
+    t[O_ACTIVE + (s.current - player) % n] = 1.0
+    t[O_MOVES] = s.moves / 5
+    t[O_STAGE + s.stage] = 1.0
+    t[O_DEAL] = s.deal / 9
+
+
+def _piles(t: array, s: State) -> None:
+    b = O_PILES
+    for k, e in zip(s.piles, s.pile_esc):
+        t[b:b + 2] = _PILE[k][e]
+        b += 2
+
+
+def _layers(t: array, layers: tuple[tuple[int, ...], ...]) -> None:
+    for i, layer in enumerate(layers):
+        v = _LAYER[i]
         for c in layer:
             t[O_LAYERS + c] = v
-    t[O_QUIET] = float(s.quiet)
+
+
+def _tail(t: array, s: State, player: int, n: int) -> None:
+    """Quiet Night, the respite window, pending choices and the result (O_QUIET..O_OPTIONS, zero before)."""
+    if s.quiet:
+        t[O_QUIET] = 1.0
     if s.window:
         t[O_WINDOW + (s.window[0] - player) % n] = 1.0
         for q in s.window:
@@ -154,10 +298,6 @@ def observation_tensor(game: GangsOfGreenCity, s: State, player: int) -> list[fl
         t[O_WEAK + NUM_CAST + s.weak_next[1]] = 1.0
     if s.result:
         t[O_RESULT + s.result - 1] = 1.0
-    t[O_OPTIONS] = float(game.continue_fight)
-    t[O_OPTIONS + 1] = float(game.every_card_weakness)
-    t[O_OPTIONS + 2] = game.num_escalations / 6
-    return t
 
 
 # Every field but the unseen hero cards and ESCALATION! cards, which follow from the hands

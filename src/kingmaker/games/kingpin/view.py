@@ -39,6 +39,7 @@ strings and different views different ones.
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE
@@ -370,39 +371,110 @@ def tensor_size(t) -> int:
     return t.n_sq * (t.n_tiles + 6) + 6 * t.n_tiles + 2 * len(t.mafias) + 17
 
 
-def observation_tensor(game: Kingpin, s: State, player: int) -> list[float]:
-    """Returns ``player``'s observation as flat floats, encoded as the module docstring says."""
+# The encoder fills a fresh array("d") of floats (numpy reads its buffer directly). A square's
+# T+6 values come from a table built once per tile count: by card (tile << 2 | facing), owner
+# (mine, theirs, unknown) and turn. A move changes one or two squares, so each (game, player)
+# keeps its last state and tensor, and the next tensor starts from a copy of that one: it
+# rewrites the squares that differ, the hands and decks when they changed and the last block
+# (tracks, phase, turn, casualties, the end) always; a changed mafia choice rebuilds it all.
+# tests/rl/test_rl_encoders.py checks it against a plain reference in any order of states.
+_ZEROS: dict[int, array] = {}
+_SQUARES: dict[int, tuple[list[array], list[array]]] = {}
+_LAST: dict[tuple[int, int], tuple[Kingpin, State, array]] = {}
+_LAST_LIMIT = 256
+
+
+def _square_table(T: int) -> tuple[list[array], list[array]]:
+    """Returns, for player 0 and player 1 (turned), the square block of card c and owner o at c * 3 + o."""
+    per = T + 6
+    out = []
+    for turn in (False, True):
+        rows = []
+        for c in range(T * 4):
+            tl, f = c >> 2, c & 3
+            for o in range(3):
+                v = array("d", bytes(8 * per))
+                if o < 2:
+                    v[o] = 1.0
+                v[2 + tl] = 1.0
+                v[2 + T + ((f + 2) & 3 if turn else f)] = 1.0
+                rows.append(v)
+        out.append(rows)
+    return out[0], out[1]
+
+
+def observation_tensor(game: Kingpin, s: State, player: int) -> array:
+    """Returns ``player``'s observation as a flat array("d") of floats (numpy reads its buffer without a
+    copy), encoded as the module docstring says."""
+    key = (id(game), player)
+    last = _LAST.get(key)
+    if last is not None and last[0] is game and last[1].mafia == s.mafia:  # the game is held: its id stays
+        out = last[2][:]
+        if last[1] is not s:
+            _encode(game, s, player, out, last[1])
+    else:
+        t = game.t
+        size = tensor_size(t)
+        zeros = _ZEROS.get(size)
+        if zeros is None:
+            zeros = _ZEROS[size] = array("d", bytes(8 * size))
+        out = zeros[:]
+        _encode(game, s, player, out, None)
+    if len(_LAST) >= _LAST_LIMIT:
+        _LAST.clear()
+    _LAST[key] = (game, s, out[:])  # a copy: the caller may change the one returned
+    return out
+
+
+def _encode(game: Kingpin, s: State, player: int, out: array, ps: State | None) -> None:
+    """Writes ``player``'s observation of ``s`` into ``out``: all zero (``ps`` None), or the
+    observation of ``ps``, a state of the same game with the same mafias."""
     t = game.t
     S, T, M = t.n_sq, t.n_tiles, len(t.mafias)
-    out = [0.0] * tensor_size(t)
     me, them = player, 1 - player
     turn = player == 1
     mafia = s.mafia
     own = game.owners(mafia) if mafia[0] >= 0 and mafia[1] >= 0 else None
     per = T + 6
+    table = _SQUARES.get(T)
+    if table is None:
+        table = _SQUARES[T] = _square_table(T)
+    vec = table[1] if turn else table[0]
     board = s.board
-    for sq in range(S):
-        c = board[sq]
-        if c < 0:
-            continue
-        tl = c >> 2
-        f = c & 3
-        base = ((S - 1 - sq) if turn else sq) * per
-        if own is not None:
-            out[base + (0 if own[tl] == me else 1)] = 1.0
-        out[base + 2 + tl] = 1.0
-        out[base + 2 + T + ((f + 2) & 3 if turn else f)] = 1.0
+    if ps is None:
+        for sq in range(S):
+            c = board[sq]
+            if c >= 0:
+                base = ((S - 1 - sq) if turn else sq) * per
+                out[base:base + per] = vec[c * 3 + (2 if own is None else 0 if own[c >> 2] == me else 1)]
+    elif board is not ps.board:
+        pb = ps.board
+        zero = _ZEROS[tensor_size(t)]
+        for sq in range(S):
+            c = board[sq]
+            if c != pb[sq]:
+                base = ((S - 1 - sq) if turn else sq) * per
+                if c >= 0:
+                    out[base:base + per] = vec[c * 3 + (2 if own is None else 0 if own[c >> 2] == me else 1)]
+                else:
+                    out[base:base + per] = zero[:per]
     b = S * per
-    for i, group in enumerate((s.hand[me], s.deck[me], s.hand[them], s.deck[them])):
-        o = b + i * T
-        for x in group:
-            out[o + x] = 1.0
+    if ps is None or s.hand is not ps.hand or s.deck is not ps.deck:
+        if ps is not None:
+            out[b:b + 4 * T] = _ZEROS[tensor_size(t)][:4 * T]
+        for i, group in enumerate((s.hand[me], s.deck[me], s.hand[them], s.deck[them])):
+            o = b + i * T
+            for x in group:
+                out[o + x] = 1.0
     b += 4 * T
-    if mafia[me] >= 0:
-        out[b + mafia[me]] = 1.0
-    if mafia[them] >= 0:
-        out[b + M + mafia[them]] = 1.0
+    if ps is None:
+        if mafia[me] >= 0:
+            out[b + mafia[me]] = 1.0
+        if mafia[them] >= 0:
+            out[b + M + mafia[them]] = 1.0
     c0 = b + 2 * M
+    if ps is not None:
+        out[c0:] = _ZEROS[tensor_size(t)][:17 + 2 * T]
     out[c0] = s.track[me] / game.track_start
     out[c0 + 1] = s.track[them] / game.track_start
     out[c0 + 2 + _PHASE_INDEX[s.phase]] = 1.0
@@ -416,7 +488,6 @@ def observation_tensor(game: Kingpin, s: State, player: int) -> list[float]:
             out[c0 + 11 + T + r] = 1.0
         if s.exited >= 0:
             out[c0 + 17 + T + s.exited] = 1.0
-    return out
 
 
 def information_state_string(game: Kingpin, s: State, player: int | None) -> str:

@@ -40,6 +40,7 @@ views give equal strings and different views different ones.
 from __future__ import annotations
 
 import random
+from array import array
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE
@@ -244,16 +245,20 @@ _STACKS0, _DISC0, _SIZES0, _STOCK0, _PHASE0, _ROUND0, _CUR0 = 52, 468, 520, 524,
 _DEAL0, _FLAGS0, _TOTALS0, _HIST0, _SHOWN0, _ABIL0, _PLAYERS0 = 540, 541, 544, 548, 568, 776, 777
 
 
-def _add_counts(out: list[float], base: int, mask: int) -> None:
+_ZERO = array("d", bytes(8 * TENSOR_SIZE))
+
+
+def _add_counts(out: array, base: int, mask: int) -> None:
     """Adds the copies of each kind in the card set ``mask`` at ``out[base + kind]``."""
     for k in kinds(mask):
         out[base + k] += 1.0
 
 
-def observation_tensor(game: Kingpins, s: State, player: int) -> list[float]:
-    """Returns ``player``'s observation as flat floats, encoded as the module docstring says."""
+def observation_tensor(game: Kingpins, s: State, player: int) -> array:
+    """Returns ``player``'s observation as a flat array("d") of floats (numpy reads its buffer without a
+    copy), encoded as the module docstring says."""
     n = game.num_players
-    out = [0.0] * TENSOR_SIZE
+    out = _ZERO[:]
     _add_counts(out, 0, s.hands[player])
     base = _STACKS0
     for st in s.stacks:

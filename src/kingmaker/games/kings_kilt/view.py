@@ -50,6 +50,7 @@ fields, raw, from the state (not the view dict): cheap enough to key a search.
 from __future__ import annotations
 
 import random
+from array import array
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE
@@ -336,63 +337,99 @@ def observation_size(n: int) -> int:
 
 
 _PHASE_SLOT = {SETUP_FAMILY: 0, SETUP_INFLUENCE: 1, SETUP_ROW: 2, PLAY: 3, FILL: 4, REVEAL: 5, END: 6}
-_CARD_VEC = tuple(
-    tuple(1.0 if c == (k & 7) else 0.0 for c in range(NUM_CLANS)) + (1.0 if k >= NUM_CLANS else 0.0,)
+# The encoder fills a fresh array("d") of floats (numpy reads its buffer directly) from tables built
+# once: a card's 9 values, a clan bit set's 8, and the zero tensor of each player count.
+_CARD_VEC = [
+    array("d", [1.0 if c == (k & 7) else 0.0 for c in range(NUM_CLANS)] + [1.0 if k >= NUM_CLANS else 0.0])
     for k in range(2 * NUM_CLANS)
-)
-_NO_CARD = (0.0,) * 9
+]
+_CLAN_BITS = [array("d", (float(b >> c & 1) for c in range(NUM_CLANS))) for b in range(1 << NUM_CLANS)]
+_ZEROS = {n: array("d", bytes(8 * observation_size(n))) for n in range(1, 9)}
 
 
-def observation_tensor(game: KingsKilt, s: State, player: int) -> list[float]:
-    """Returns ``player``'s observation, laid out as in the module's table."""
+def observation_tensor(game: KingsKilt, s: State, player: int) -> array:
+    """Returns ``player``'s observation, laid out as in the module's table, as an array("d") of floats."""
     n = game.num_players
-    seats = [(player + j) % n for j in range(n)]
+    out = _ZEROS[n][:]
     cp = rules.current_player(game, s)
-    out = [0.0] * 7
     out[_PHASE_SLOT[s.phase]] = 1.0
-    out.append(1.0 if cp == CHANCE else 0.0)
-    out.extend(1.0 if q == cp else 0.0 for q in seats)
-    out.extend(1.0 if q == s.current else 0.0 for q in seats)
+    if cp == CHANCE:
+        out[7] = 1.0
+    elif cp >= 0:
+        out[8 + (cp - player) % n] = 1.0
+    if 0 <= s.current < n:
+        out[8 + n + (s.current - player) % n] = 1.0
+    b = 8 + 2 * n
     for k in s.pyramid:
-        out.extend(_CARD_VEC[k] if k >= 0 else _NO_CARD)
-    out.extend(_CARD_VEC[s.top] if s.top >= 0 else _NO_CARD)
-    out.append((s.pile_n + (s.top >= 0)) / TOTAL_CARDS if s.phase > SETUP_INFLUENCE else 0.0)
+        if k >= 0:
+            out[b:b + 9] = _CARD_VEC[k]
+        b += 9
+    if s.top >= 0:
+        out[b:b + 9] = _CARD_VEC[s.top]
+    b += 9  # 206 + 2n
+    if s.phase > SETUP_INFLUENCE:
+        out[b] = (s.pile_n + (s.top >= 0)) / TOTAL_CARDS
     if pile_known(game, s):
-        out.append(1.0)
-        out.extend(s.unseen[k] / MEMBERS_PER_CLAN for k in range(NUM_CLANS))
-    else:
-        out.extend((0.0,) * 9)
-    out.extend(d / MEMBERS_PER_CLAN for d in s.discards)
+        out[b + 1] = 1.0
+        un = s.unseen
+        for k in range(NUM_CLANS):
+            if un[k]:
+                out[b + 2 + k] = un[k] / MEMBERS_PER_CLAN
+    b += 10  # 216 + 2n
+    for k, d in enumerate(s.discards):
+        if d:
+            out[b + k] = d / MEMBERS_PER_CLAN
+    b += NUM_CLANS
     r = s.removed
-    out.extend(r[k] / MEMBERS_PER_CLAN for k in range(NUM_CLANS))
-    out.extend(r[k] / LEADERS_PER_CLAN for k in range(NUM_CLANS, 2 * NUM_CLANS))
-    out.append(float(s.crowned))
-    vac = [0.0] * CELLS
+    for k in range(NUM_CLANS):
+        if r[k]:
+            out[b + k] = r[k] / MEMBERS_PER_CLAN
+        if r[k + NUM_CLANS]:
+            out[b + NUM_CLANS + k] = r[k + NUM_CLANS] / LEADERS_PER_CLAN
+    b += 2 * NUM_CLANS  # 240 + 2n
+    if s.crowned:
+        out[b] = float(s.crowned)
     if s.vacuum >= 0:
-        vac[s.vacuum] = 1.0
-    out.extend(vac)
-    out.extend(1.0 if q == s.noblemen else 0.0 for q in seats)
-    out.extend(1.0 if q == s.guardians else 0.0 for q in seats)
-    out.extend(s.pending.count(q) / 3 for q in seats)
-    out.extend(float(s.passed >> q & 1) for q in seats)
-    out.extend(sum(s.hands[q]) / 5 for q in seats)
-    out.extend(len(s.family[q]) / 3 for q in seats)
-    for q in seats:
-        rev = s.revealed[q]
-        out.extend(float(rev >> c & 1) for c in range(NUM_CLANS))
-    out.append(s.deal / 24 if s.phase <= SETUP_ROW else 0.0)
-    fam = s.family[player]
-    out.extend(1.0 if c in fam else 0.0 for c in range(NUM_CLANS))
-    out.extend(c / 5 for c in s.hands[player])
+        out[b + 1 + s.vacuum] = 1.0
+    b += 1 + CELLS  # 262 + 2n
+    if 0 <= s.noblemen < n:
+        out[b + (s.noblemen - player) % n] = 1.0
+    if 0 <= s.guardians < n:
+        out[b + n + (s.guardians - player) % n] = 1.0
+    passed, hands, family, revealed, pending = s.passed, s.hands, s.family, s.revealed, s.pending
+    f = b + 6 * n  # 262 + 8n: revealed family cards, seat-major
+    for i in range(n):
+        q = player + i
+        if q >= n:
+            q -= n
+        if pending and q in pending:
+            out[b + 2 * n + i] = pending.count(q) / 3
+        if passed >> q & 1:
+            out[b + 3 * n + i] = 1.0
+        out[b + 4 * n + i] = sum(hands[q]) / 5
+        out[b + 5 * n + i] = len(family[q]) / 3
+        if revealed[q]:
+            out[f + 8 * i:f + 8 * i + 8] = _CLAN_BITS[revealed[q]]
+    b = 262 + 16 * n
+    if s.phase <= SETUP_ROW:
+        out[b] = s.deal / 24
+    for c in family[player]:
+        out[b + 1 + c] = 1.0
+    b += 1 + NUM_CLANS  # 271 + 16n
+    for k, c in enumerate(hands[player]):
+        if c:
+            out[b + k] = c / 5
     if s.phase == END:
-        for q in seats:
-            out.extend(1.0 if c in s.family[q] else 0.0 for c in range(NUM_CLANS))
+        b = 279 + 16 * n
         pts = rules.scores(s)
-        out.extend(pts[q] / 10 for q in seats)
         won = rules.winners(s)
-        out.extend(1.0 if q in won else 0.0 for q in seats)
-    else:
-        out.extend((0.0,) * (10 * n))
+        for i in range(n):
+            q = (player + i) % n
+            for c in family[q]:
+                out[b + 8 * i + c] = 1.0
+            out[b + 8 * n + i] = pts[q] / 10
+            if q in won:
+                out[b + 9 * n + i] = 1.0
     return out
 
 

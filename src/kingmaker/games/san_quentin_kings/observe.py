@@ -41,12 +41,12 @@ next player clockwise, and so on. Flat layout (n players, ``observation_shape``
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING
 
 from ...core.api import SIMULTANEOUS
 from . import actions as A
-from .data import NUM_KINDS, PIECES_PER_TYPE
-from .fight import strength
+from .data import CARD_TYPE, CARD_VALUE, PIECES_PER_TYPE
 from .recall import GOODS, deck_at
 from .state import (
     CHIPS,
@@ -102,122 +102,230 @@ def _fist_status(s: State, q: int, n: int) -> int:
     return 4
 
 
-def observation_tensor(game: SanQuentinKings, s: State, player: int) -> list[float]:
-    """Returns ``player``'s observation (layout in the module docstring)."""
+# The encoder fills a fresh array("d") of floats (numpy reads its buffer directly; ints are stored
+# as floats by the array itself). The blocks read from a player's 15 pieces, 6 known goods and
+# fight-area cards are built once per distinct run of counts and copied in one slice: bounded
+# memos, pure functions of the run.
+_ZEROS: dict[int, array] = {}
+_MEMO_LIMIT = 1 << 16
+_PIECES: dict[tuple[int, ...], array] = {}
+_KNOWN: dict[tuple[int, ...], array] = {}
+
+
+def _memo(memo: dict[tuple[int, ...], array], key: tuple[int, ...], values: list) -> array:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    block = memo[key] = array("d", values)
+    return block
+
+
+def _pieces_block(pc: tuple[int, ...]) -> array:
+    """+8..+22 of a seat: cell, yard, solitary, court (C,S,T each), then the pieces not on the
+    board (before bribed pieces standing elsewhere are taken off)."""
+    return _memo(_PIECES, pc, [*pc[:12], *(PIECES_PER_TYPE - sum(pc[t::3]) for t in range(3))])
+
+
+# Each (game, player) keeps its last state and tensor; the next tensor starts from a copy of
+# that one. The blocks read from the state's count tuples (pieces, goods, known goods, supply,
+# fight deck) are rewritten only when their tuple changed; the rest (turn, fight and fist
+# flags, the market) is cleared and rewritten every time. tests/rl/test_rl_encoders.py checks
+# it against a plain reference, states in any order.
+_LAST: dict[tuple[int, int], tuple[SanQuentinKings, State, array]] = {}
+_LAST_LIMIT = 256
+_Z = array("d", bytes(8 * 68))
+_Z13, _Z8, _Z23, _Z5 = _Z[:13], _Z[:8], _Z[:23], _Z[:5]
+_CARDS: dict[tuple[int, ...], tuple[array, int, int, int]] = {}
+
+
+def _cards_block(cards: tuple[int, ...]) -> tuple[array, int, int, int]:
+    """Returns a fight area's cards by code (+32..+45 of a seat) and their values by type C,S,T
+    (what they add to the strength of a type with a piece in the fight, as ``fight.strength``)."""
+    counts = [0] * 14
+    value = [0, 0, 0]
+    for code in cards:
+        counts[code] += 1
+        if CARD_TYPE[code] >= 0:
+            value[CARD_TYPE[code]] += CARD_VALUE[code]
+    if len(_CARDS) >= _MEMO_LIMIT:
+        _CARDS.clear()
+    block = _CARDS[cards] = (array("d", counts), value[0], value[1], value[2])
+    return block
+
+
+def observation_tensor(game: SanQuentinKings, s: State, player: int) -> array:
+    """Returns ``player``'s observation (layout in the module docstring), an array("d") of floats."""
+    key = (id(game), player)
+    last = _LAST.get(key)
+    if last is not None and last[0] is game:  # the game is held, so its id is not reused
+        out = last[2][:]
+        if last[1] is not s:
+            _encode(game, s, player, out, last[1])
+    else:
+        n = game.n
+        zeros = _ZEROS.get(n)
+        if zeros is None:
+            zeros = _ZEROS[n] = array("d", bytes(8 * (GLOBAL + n * SEAT)))
+        out = zeros[:]
+        _encode(game, s, player, out, None)
+    if len(_LAST) >= _LAST_LIMIT:
+        _LAST.clear()
+    _LAST[key] = (game, s, out[:])  # a copy: the caller may change the one returned
+    return out
+
+
+def _encode(game: SanQuentinKings, s: State, player: int, out: array, ps: State | None) -> None:
+    """Writes ``player``'s observation of ``s`` into ``out``: all zero (``ps`` None), or the
+    observation of ``ps``, a state of the same game."""
     n = game.n
-    out = [0.0] * (GLOBAL + n * SEAT)
+    full = ps is None
+    if not full:
+        out[0:68] = _Z
+        out[95:108] = _Z13
     out[min(s.year, 4) - 1] = 1.0
     q0 = s.queue
+    phase = s.phase
     if q0:
         out[21] = 1.0
     else:
-        out[4 + s.phase] = 1.0
+        out[4 + phase] = 1.0
     used = s.used
-    for b in range(7):
-        if used >> b & 1:
-            out[22 + b] = 1.0
-    if s.block >= 0:
-        out[29 + s.block] = 1.0
+    if used:
+        for b in range(7):
+            if used >> b & 1:
+                out[22 + b] = 1.0
+    block = s.block
+    if block >= 0:
+        out[29 + block] = 1.0
     out[37 + s.rnd] = 1.0
     fl = s.flags
-    fighting = s.block >= 0 and (s.block <= 3 or s.block == 7)
+    fighting = block >= 0 and (block <= 3 or block == 7)
     if fighting:
-        out[41] = 1.0 if fl & F_COMMITTED else 0.0
-        out[42] = float(s.need) if fl & F_COMMITTED else 0.0
-        out[43] = 1.0 if fl & F_BRIBED else 0.0
-    out[44] = 1.0 if fl & F_GRAVE else 0.0
+        if fl & F_COMMITTED:
+            out[41] = 1.0
+            out[42] = s.need
+        if fl & F_BRIBED:
+            out[43] = 1.0
+    if fl & F_GRAVE:
+        out[44] = 1.0
     cp = game.current_player(s)
-    if not q0 and s.phase == P_DRAWN and fighting:
+    if not q0 and phase == P_DRAWN and fighting:
         out[45 + s.pending] = 1.0
-    if not q0 and s.phase == P_STOLEN and cp == player:
+    if not q0 and phase == P_STOLEN and cp == player:
         out[56 + s.pending % 3] = 1.0
     g = s.goods
     k = player * GSIZE
-    for i in range(6):
-        out[59 + i] = float(g[k + i])
-    if s.phase == P_FISTS and s.fists and s.fists[player] >= 0:
-        c, sc, t = A.fist_counts(s.fists[player])
-        out[65], out[66], out[67] = float(c), float(sc), float(t)
+    out[59], out[60], out[61], out[62], out[63], out[64] = g[k:k + 6]
+    fists = s.fists
+    if phase == P_FISTS and fists and fists[player] >= 0:
+        out[65], out[66], out[67] = A.fist_counts(fists[player])
     sup = s.supply
-    out[68] = float(sup[SDECK] + sup[SDECK + 1] + sup[SDECK + 2])
-    out[69], out[70], out[71] = float(sup[SDISC]), float(sup[SDISC + 1]), float(sup[SDISC + 2])
-    out[72] = float(sup[DPILE] + sup[DPILE + 1] + sup[DPILE + 2])
-    out[73], out[74], out[75] = float(sup[DUSED]), float(sup[DUSED + 1]), float(sup[DUSED + 2])
-    out[76], out[77] = float(sup[SCOMM]), float(sup[SCHIPS])
+    if full or sup != ps.supply:
+        out[68] = sup[SDECK] + sup[SDECK + 1] + sup[SDECK + 2]
+        out[69], out[70], out[71] = sup[SDISC:SDISC + 3]
+        out[72] = sup[DPILE] + sup[DPILE + 1] + sup[DPILE + 2]
+        out[73], out[74], out[75] = sup[DUSED:DUSED + 3]
+        out[76] = sup[SCOMM]
+        out[77] = sup[SCHIPS]
     kn = s.known
-    d = deck_at(n)
-    for i in range(6):
-        out[78 + i] = float(kn[d + i])
-    for i in range(NUM_KINDS):
-        out[84 + i] = float(s.fdeck[i])
-    out[95] = float(sum(s.fdisc))
-    m = s.market
-    if s.block == 5 or (s.phase == P_PICK and not q0):
-        for i in range(11):
-            out[96 + i] = float(m[i])
+    new_known = full or (kn is not ps.known and kn != ps.known)
+    if new_known:
+        j = deck_at(n)
+        key = kn[j:j + 6]
+        out[78:84] = _KNOWN.get(key) or _memo(_KNOWN, key, key)
+    if full or s.fdeck != ps.fdeck:
+        out[84], out[85], out[86], out[87], out[88], out[89], out[90], out[91], out[92], out[93], out[94] = s.fdeck
+    out[95] = sum(s.fdisc)
     picking = -1
-    if s.phase == P_PICK and not q0:
-        out[107] = float(s.need)
+    if phase == P_PICK and not q0:
+        out[107] = s.need
         picking = s.ranking[s.pos]
+    if block == 5 or picking >= 0:
+        for i, c in enumerate(s.market[:11]):
+            if c:
+                out[96 + i] = c
     acting = game.acting_players(s) if cp == SIMULTANEOUS else ((cp,) if cp >= 0 else ())
     pc = s.pieces
+    bribed = s.bribed
+    new_pieces = full or pc != ps.pieces or bribed != ps.bribed
+    new_goods = full or g != ps.goods
     ranks = s.ranking if fighting else ()
+    fist_phase = phase in (P_FISTS, P_DRUGPAY) and fists
+    inflight, passed, initiator = s.inflight, s.passed, s.initiator
+    jk = player * n * GOODS
     for r in range(n):
-        q = (player + r) % n
+        q = player + r
+        if q >= n:
+            q -= n
         b = GLOBAL + r * SEAT
-        if q == s.initiator:
+        if not full:
+            out[b:b + 8] = _Z8
+            out[b + 23:b + 46] = _Z23
+            out[b + 55:b + 60] = _Z5
+        if q == initiator:
             out[b] = 1.0
         if q in acting:
             out[b + 1] = 1.0
-        inf = s.inflight >> q & 1
-        if fighting and inf:
+        inf = fighting and inflight >> q & 1
+        if inf:
             out[b + 2] = 1.0
-            out[b + 3] = float(s.passed >> q & 1)
+            if passed >> q & 1:
+                out[b + 3] = 1.0
         if q in ranks:
             out[b + 4 + ranks.index(q)] = 1.0
         if q == picking:
             out[b + 7] = 1.0
         o = q * PSIZE
-        left = [PIECES_PER_TYPE] * 3
-        for z in range(5):
-            for t in range(3):
-                v = pc[o + z * 3 + t]
-                left[t] -= v
-                if z < 4:
-                    out[b + 8 + z * 3 + t] = float(v)
-        for _h, ow, t in s.bribed:
-            if ow == q:
-                left[t] -= 1
-        for t in range(3):
-            out[b + 20 + t] = float(left[t])
-        if fighting and inf:
-            for t in range(3):
-                out[b + 23 + t] = float(pc[o + 12 + t])
-            for h, _ow, t in s.bribed:
+        if new_pieces:
+            key = pc[o:o + PSIZE]
+            out[b + 8:b + 23] = _PIECES.get(key) or _pieces_block(key)
+            if bribed:
+                for _h, ow, t in bribed:
+                    if ow == q:
+                        out[b + 20 + t] -= 1.0
+        if inf:
+            # The fight area: pieces, bribed pieces standing there, strength, cards.
+            c0, c1, c2 = out[b + 23], out[b + 24], out[b + 25] = pc[o + 12:o + 15]
+            s0 = s1 = s2 = 0
+            for h, _ow, t in bribed:
                 if h == q:
                     out[b + 26 + t] += 1.0
-            st = strength(s, q)
-            out[b + 29], out[b + 30], out[b + 31] = float(st[0]), float(st[1]), float(st[2])
-            for code in s.cards[q]:
-                out[b + 32 + code] += 1.0
-        k = q * GSIZE
-        out[b + 46] = float(g[k] + g[k + 1] + g[k + 2])
-        out[b + 47] = float(g[k + DR] + g[k + DR + 1] + g[k + DR + 2])
-        out[b + 48] = float(g[k + COMM])
-        out[b + 49] = float(g[k + CHIPS])
-        out[b + 50] = float(g[k + RESPECT])
-        out[b + 51] = float(g[k + FP])
-        out[b + 52] = float(g[k + OWE_SH])
-        out[b + 53] = float(g[k + OWE_COMM])
-        out[b + 54] = float(g[k + OWE_DR])
-        fs = _fist_status(s, q, n)
-        if fs >= 0:
-            out[b + 55 + fs] = 1.0
-        j = (player * n + q) * GOODS
-        for i in range(6):
-            out[b + 60 + i] = float(kn[j + i])
-        out[b + 66] = 1.0
-    return out
+                    if t == 0:
+                        s0 += 1
+                    elif t == 1:
+                        s1 += 1
+                    else:
+                        s2 += 1
+            cards = s.cards[q]
+            blk, v0, v1, v2 = _CARDS.get(cards) or _cards_block(cards)
+            s0 += c0
+            s1 += c1
+            s2 += c2
+            # fight.strength: pieces of a type, plus its cards' values while one stands there
+            out[b + 29] = s0 + v0 if s0 else 0
+            out[b + 30] = s1 + v1 if s1 else 0
+            out[b + 31] = s2 + v2 if s2 else 0
+            out[b + 32:b + 46] = blk
+        if new_goods:
+            k = q * GSIZE
+            out[b + 46] = g[k] + g[k + 1] + g[k + 2]
+            out[b + 47] = g[k + DR] + g[k + DR + 1] + g[k + DR + 2]
+            out[b + 48] = g[k + COMM]
+            out[b + 49] = g[k + CHIPS]
+            out[b + 50] = g[k + RESPECT]
+            out[b + 51] = g[k + FP]
+            out[b + 52] = g[k + OWE_SH]
+            out[b + 53] = g[k + OWE_COMM]
+            out[b + 54] = g[k + OWE_DR]
+        if fist_phase:
+            fs = _fist_status(s, q, n)
+            if fs >= 0:
+                out[b + 55 + fs] = 1.0
+        if new_known:
+            j = jk + q * GOODS
+            key = kn[j:j + 6]
+            out[b + 60:b + 66] = _KNOWN.get(key) or _memo(_KNOWN, key, key)
+        if full:
+            out[b + 66] = 1.0
 
 
 def information_state_string(game: SanQuentinKings, s: State, player: int | None) -> str:
