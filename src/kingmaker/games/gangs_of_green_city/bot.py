@@ -50,9 +50,10 @@ if TYPE_CHECKING:
 _DANGER = (0.0, 1.0, 2.6, 6.0)
 _last: list = [None, None]
 # Memos keyed by the state fields a value depends on (each cleared when it grows past _MEMO_MAX,
-# or _BIG_MEMO_MAX for those holding a table per entry: routes, options, places, gains).
+# or _BIG_MEMO_MAX for those holding a table per entry: routes, options, places, gains; at most
+# some 30 MB in all).
 _MEMO_MAX = 10_000
-_BIG_MEMO_MAX = 1_000
+_BIG_MEMO_MAX = 2_000
 _odds_memo: dict = {}
 _spread_memo: dict = {}
 _routes_memo: dict = {}
@@ -463,10 +464,8 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
     options = dict(base)
     # wormhole escapes: one move and a card
     for c in hand:
-        if c < NUM_POIS and c != pos and A.ESCAPE0 + c in legal:
-            cost = 1.5 + _card_value(s, player, c)
-            if c not in options or options[c][0] > 1:
-                options[c] = (1, A.ESCAPE0 + c, cost)
+        if c < NUM_POIS and c != pos and A.ESCAPE0 + c in legal and (c not in options or options[c][0] > 1):
+            options[c] = (1, A.ESCAPE0 + c, 1.5 + _card_value(s, player, c))
     if pos < NUM_POIS and pos in hand:
         cost = 1.5 + _card_value(s, player, pos)
         for t in range(NUM_POIS):
