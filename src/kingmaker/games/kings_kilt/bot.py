@@ -11,9 +11,12 @@ moves one card up, a betrayal removes one) and then lets the vacuum chain run
 cell), and it spends at most one influence card; the families and the revealed
 cards, hence the clan weights, do not change. So a move's score, less the
 evaluation now (the same for every move), is the value of those few card moves
-(``_chain``) and of the card spent. That gives the same choice as applying each
-move and evaluating the result (``tests/agents/test_fast_heuristics.py`` keeps
-that slow form as the reference).
+(``_chain``) and of the card spent. In play the moves are found here, in the
+order of ``rules.legal_actions`` (a tiny random tie-break is drawn per move in
+that order), rather than listed first and scored after. That gives the same
+choice, and the same random draws, as applying each legal move and evaluating
+the result (``tests/agents/test_fast_heuristics.py`` keeps that slow form as
+the reference).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import actions as A
-from .data import BELOW, CELLS, HEIGHT, NUM_CLANS, ROW
+from .data import ASCEND, BELOW, CELLS, HEIGHT, NEIGHBOUR_MASK, NUM_CLANS, ROW
 from .state import FILL, PLAY, REVEAL, State
 
 if TYPE_CHECKING:
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
 # may still rise). The scoring rows carry the points; lower rows a little promise.
 _ROW_VALUE = (3.0, 2.0, 1.0, 0.35, 0.15, 0.05)
 _CELL_VALUE = tuple(_ROW_VALUE[ROW[i]] for i in range(CELLS))
-_ASCEND0, _BETRAY0, _FILL0, _PASS = A.ASCEND0, A.BETRAY0, A.FILL0, A.PASS
+_BETRAY0, _FILL0, _PASS = A.BETRAY0, A.FILL0, A.PASS
 
 
 def _clan_weights(game: KingsKilt, s: State, player: int) -> list[float]:
@@ -108,6 +111,8 @@ def _chain(pyr: tuple[int, ...], v: int, w: list[float], top: int) -> float:
 
 
 def heuristic_action(game: KingsKilt, s: State, player: int, rng: random.Random) -> int:
+    if s.phase == PLAY and player == s.current and (s.top >= 0 or s.pile_n == 0):
+        return _play(game, s, player, rng)
     legal = game.legal_actions(s, player)
     if len(legal) == 1:
         return legal[0]
@@ -134,37 +139,82 @@ def heuristic_action(game: KingsKilt, s: State, player: int, rng: random.Random)
             if v > best_v:
                 best, best_v = a, v
         return best
-    if phase == PLAY:
-        # Each move scored as evaluate() of the position after it, less the evaluation now
-        # (common to every move, so left out; see the module's docstring).
-        w = _clan_weights(game, s, player)
-        pyr = s.pyramid
-        top = s.top
-        betray_cost = 0.05 if s.crowned else 0.1  # the card spent; before the crowning, the betrayal
-        chains: dict[int, float] = {}
-        betrayals: dict[int, float] = {}
-        noise = rng.random
-        best, best_v = legal[0], -1e9
-        for a in legal:
-            if a < _BETRAY0:
-                src = a >> 1
-                dest = src - ROW[src] - 1 + (a & 1)  # ASCEND[a][0]: up-left, or up-right
-                d = chains.get(src)
-                if d is None:
-                    d = chains[src] = _chain(pyr, src, w, top)
-                v = w[pyr[src] & 7] * (_CELL_VALUE[dest] - _CELL_VALUE[src]) + d
-            elif a < _FILL0:
-                t = (a - _BETRAY0) % CELLS  # a betrayal's score depends on its target only
-                v = betrayals.get(t)
+    return rng.choice(legal)
+
+
+def _play(game: KingsKilt, s: State, player: int, rng: random.Random) -> int:
+    """The choice in play: the legal moves, found in ``rules.legal_actions``' order, each
+    scored as evaluate() after it less evaluate() now (see the module's docstring)."""
+    pyr = s.pyramid
+    crowned = s.crowned
+    ascents: list[int] = []
+    if not crowned:  # a card ascends towards a neighbouring card into an empty space
+        for i in range(1, CELLS):
+            if pyr[i] >= 0:
+                b = i * 2
+                dest, sup = ASCEND[b]
+                if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
+                    ascents.append(b)
+                dest, sup = ASCEND[b + 1]
+                if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
+                    ascents.append(b + 1)
+    hand = s.hands[player]
+    targets: list[tuple[int, int]] = []  # (clan, cells it may betray): a card next to one of
+    betrayals = 0  # the clan's, or any card when the clan holds the throne
+    if any(hand):
+        near = [0] * NUM_CLANS
+        occupied = 0
+        for i in range(CELLS):
+            k = pyr[i]
+            if k >= 0:
+                occupied |= 1 << i
+                near[k & 7] |= NEIGHBOUR_MASK[i]
+        king = pyr[0] & 7 if pyr[0] >= 0 else -1
+        for k in range(NUM_CLANS):
+            if hand[k]:
+                mask = occupied if k == king else near[k] & occupied
+                if mask:
+                    targets.append((k, mask))
+                    betrayals += mask.bit_count()
+    if len(ascents) + betrayals + crowned <= 1:  # one legal move (passing when nothing else is)
+        if ascents:
+            return ascents[0]
+        if betrayals:
+            k, mask = targets[0]
+            return _BETRAY0 + k * CELLS + mask.bit_length() - 1
+        return _PASS
+    w = _clan_weights(game, s, player)
+    top = s.top
+    chains: dict[int, float] = {}
+    noise = rng.random
+    best, best_v = -1, -1e9
+    for a in ascents:
+        src = a >> 1
+        d = chains.get(src)
+        if d is None:
+            d = chains[src] = _chain(pyr, src, w, top)
+        v = w[pyr[src] & 7] * (_CELL_VALUE[ASCEND[a][0]] - _CELL_VALUE[src]) + d + noise() * 1e-6
+        if v > best_v:
+            best, best_v = a, v
+    if targets:
+        cost = 0.05 if crowned else 0.1  # the card spent; before the crowning, the betrayal
+        scores: dict[int, float] = {}  # a betrayal's score depends on its target cell only
+        for k, mask in targets:
+            base = _BETRAY0 + k * CELLS
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                t = low.bit_length() - 1
+                v = scores.get(t)
                 if v is None:
                     d = chains.get(t)
                     if d is None:
                         d = chains[t] = _chain(pyr, t, w, top)
-                    v = betrayals[t] = d - w[pyr[t] & 7] * _CELL_VALUE[t] - betray_cost
-            else:
-                v = 0.12  # keeping a card breaks ties; betray only for a real gain
-            v += noise() * 1e-6
-            if v > best_v:
-                best, best_v = a, v
-        return best
-    return rng.choice(legal)
+                    v = scores[t] = d - w[pyr[t] & 7] * _CELL_VALUE[t] - cost
+                v += noise() * 1e-6
+                if v > best_v:
+                    best, best_v = base + t, v
+    if crowned:  # passing keeps a card: it breaks ties, so betray only for a real gain
+        if 0.12 + noise() * 1e-6 > best_v:
+            best = _PASS
+    return best
