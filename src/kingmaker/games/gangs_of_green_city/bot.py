@@ -488,10 +488,16 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
         rank = dict(rank)
         for i, t in enumerate(list(options)[len(base):]):
             rank[t] = len(base) + i
-    for t in sorted((t for t in cands if t in options), key=rank.__getitem__):
+    # (a place d moves away leaves budget - d moves there: none left scores at most 0 too)
+    near = []
+    for t in cands:
+        o = options.get(t)
+        if o is not None and o[0] < budget and t != PARK:
+            near.append(t)
+    if len(near) > 1:
+        near.sort(key=rank.__getitem__)
+    for t in near:
         d, first, cost = options[t]
-        if t == PARK or d >= budget:
-            continue
         k = budget - d
         if ready and t in safe:
             gain = 150.0
@@ -591,10 +597,12 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
     odds = draw_odds(s)
     legal_set = set(moves)
     # briefing, a safe house or a dispatch when it helps the team's cards or reach
-    base = evaluate(s, odds)
+    base = None  # the evaluation now, once a briefing or safe house is open
     special, special_v = None, 2.0
     for a in moves:
         if A.SHARE0 <= a < A.RESPITE0 or A.SAFE0 <= a < A.RECRUIT0:
+            if base is None:
+                base = evaluate(s, odds)
             v = evaluate(game.apply(s, a, player), odds) - base
             if v > special_v:
                 special, special_v = a, v
