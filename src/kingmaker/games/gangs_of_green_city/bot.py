@@ -17,6 +17,7 @@ previous implementation on seeded random states).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from . import actions as A
@@ -579,7 +580,12 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
         return legal[0]
     if s.resp >= 0:
         return _target(s, legal)
-    plays = [a for a in legal if A.RESPITE0 <= a < A.PASS]
+    moving = s.pick_n <= 0 and s.stage == MOVES  # then legal is the sorted list of moves and plays
+    if moving:
+        r0 = bisect_left(legal, A.RESPITE0)
+        plays = legal[r0 : bisect_left(legal, A.PASS, r0)]
+    else:
+        plays = [a for a in legal if A.RESPITE0 <= a < A.PASS]
     for a in plays:
         if _respite_wanted(s, player, a - A.RESPITE0):
             return a
@@ -590,16 +596,17 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
         return min(discards, key=lambda a: (_card_value(s, player, a - A.DISCARD0), a))
     if s.stage != MOVES:
         return A.PASS
-    moves = [a for a in legal if a < A.RESPITE0]
-    for a in moves:
-        if A.RECRUIT0 <= a < A.BATTLE0:
-            return a
+    moves = legal[:r0]
+    i = bisect_left(moves, A.RECRUIT0)
+    if i < len(moves) and moves[i] < A.BATTLE0:
+        return moves[i]
     odds = draw_odds(s)
     legal_set = set(moves)
     # briefing, a safe house or a dispatch when it helps the team's cards or reach
     base = None  # the evaluation now, once a briefing or safe house is open
     special, special_v = None, 2.0
-    for a in moves:
+    # (moves are sorted: the safe houses SAFE0..RECRUIT0 come before the briefings SHARE0..)
+    for a in moves[bisect_left(moves, A.SAFE0) : i] + moves[bisect_left(moves, A.SHARE0, i) :]:
         if A.SHARE0 <= a < A.RESPITE0 or A.SAFE0 <= a < A.RECRUIT0:
             if base is None:
                 base = evaluate(s, odds)
