@@ -463,15 +463,15 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
     ready = any(counts[g] >= need and not s.ended >> g & 1 for g in range(NUM_GANGS))
     base = _options(s, pos)
     options = dict(base)
-    # wormhole escapes: one move and a card
+    # wormhole escapes: one move and a card (its cost, 1.5 + the card's value, is worked out
+    # below, for the places that can score: None until then)
     for c in hand:
         if c < NUM_POIS and c != pos and A.ESCAPE0 + c in legal and (c not in options or options[c][0] > 1):
-            options[c] = (1, A.ESCAPE0 + c, 1.5 + _card_value(s, player, c))
+            options[c] = (1, A.ESCAPE0 + c, None)
     if pos < NUM_POIS and pos in hand:
-        cost = 1.5 + _card_value(s, player, pos)
         for t in range(NUM_POIS):
             if (t not in options or options[t][0] > 1) and (t in s.safe or _poi_heat(s, t) >= 2):
-                options[t] = (1, A.PORTAL0 + t, cost)
+                options[t] = (1, A.PORTAL0 + t, None)
     best_score, best_act = 0.05, None
     table = _gains_table(s, odds, me)
     safe = s.safe
@@ -499,11 +499,18 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
         near.sort(key=rank.__getitem__)
     for t in near:
         d, first, cost = options[t]
+        if cost is None:  # an escape spends card t, a portal the card of here
+            cost = 1.5 + _card_value(s, player, t if first < A.PORTAL0 else pos)
         k = budget - d
         if ready and t in safe:
             gain = 150.0
         elif spheres[t]:
-            gain = _gain_sum(s, odds, table, t, me, k)
+            entry = table[t]  # _gain_sum, inline
+            if entry is None:
+                entry = _poi_gains(s, odds, table, t, me)
+            gain = entry[1].get(k)
+            if gain is None:
+                gain = entry[1][k] = sum(x for x, _ in entry[0][:k])
         else:
             gain = 0  # no sphere: no battle (the sum of no gains)
         if t in mates:
