@@ -153,8 +153,12 @@ class Hub(Fanout):
         """Loads every unfinished match and lets its bots carry on (after a restart)."""
         loop = asyncio.get_running_loop()
         self.storage.origin = self.server_id
-        self.storage.listen(lambda mid, version, kind, origin: loop.call_soon_threadsafe(
-            self._spawn, self.on_notify(mid, version, kind, origin)))
+
+        def heard(mid: str, version: int, kind: str, origin: str) -> None:  # in the listening thread
+            if origin != self.server_id:  # our own changes come back too: nothing to do for them
+                loop.call_soon_threadsafe(self._spawn, self.on_notify(mid, version, kind, origin))
+
+        self.storage.listen(heard)
         await self._resume_all()
         if self.storage.shared:
             self._spawn(self._watch())
