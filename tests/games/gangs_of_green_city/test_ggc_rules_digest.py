@@ -1,0 +1,89 @@
+"""Gangs of Green City: the rules' behaviour is pinned by digests of seeded random games.
+
+Covers the whole flow of the rulebook (Setup, a hero's turn: actions, drawing hero
+cards, the gangs' recruitment, Escalation, Respite, Victory and Defeat; the variants): every state's repr, every legal
+action list, every chance outcome list (with probabilities), the notes
+``rules.apply`` writes for the log, and the final returns of seeded random games
+are hashed. The reference digests were recorded from the code before the rules'
+hot paths were optimised (issue 16 §1); a change of behaviour changes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+import kingmaker
+from kingmaker.core.api import CHANCE, SIMULTANEOUS, TERMINAL
+from kingmaker.games.gangs_of_green_city import rules
+
+
+def digest(game, seeds) -> str:
+    """Returns the sha256 of seeded random games: states, legal lists, chance lists, traces, returns."""
+    h = hashlib.sha256()
+
+    def upd(x) -> None:
+        h.update(repr(x).encode())
+
+    for seed in seeds:
+        rng = random.Random(seed)
+        s = game.new_initial_state()
+        while True:
+            upd(s)
+            cp = game.current_player(s)
+            upd(cp)
+            if cp == TERMINAL:
+                break
+            if cp == CHANCE:
+                oc = game.chance_outcomes(s)
+                upd(oc)
+                upd(game.legal_actions(s))
+                a = rng.choices([o for o, _ in oc], [pr for _, pr in oc])[0]
+                p = None
+            else:
+                ps = game.simultaneous_players(s) if cp == SIMULTANEOUS else (cp,)
+                upd(ps)
+                lists = [game.legal_actions(s, q) for q in ps]
+                upd(lists)
+                k = rng.randrange(len(ps))
+                p, a = ps[k], rng.choice(lists[k])
+            trace: list = []
+            s2 = rules.apply(game, s, a, p, trace)
+            s = game.apply(s, a, p)
+            assert s == s2 and hash(s) == hash(s2)
+            upd(trace)
+        upd(game.returns(s))
+    return h.hexdigest()
+
+
+# (players, options, seeds) -> the digest recorded from the unoptimised rules.
+CASES = [
+    (2, {}, range(60), "930f5a4725bc6466d18cc70a98b8e6b9627fc884f2361a72f4a6b446b84526b2"),
+    (3, {}, range(60), "37276fc5cee2e2f720c74509bb0990625d11be273d27d69ee862f5a5f1d15285"),
+    (
+        4,
+        {"escalations": 4},
+        range(100, 150),
+        "e5071b8f796f7263d3afb87d8ecc91e8164c71465e05f06e24bf428a3164d315",
+    ),
+    (
+        5,
+        {"starting_hands": True},
+        range(200, 240),
+        "db6f6c21dba7fe6498f88cbff2e63a474ad88b3ce2565f467dc082757ee73895",
+    ),
+    (
+        3,
+        {"continue_the_fight": True, "weaknesses": "every_card"},
+        range(300, 340),
+        "640b51bb9c04cd483d3aca438b7d481569c64f9a25d4b14841807bf82554c673",
+    ),
+]
+
+
+@pytest.mark.parametrize("players, options, seeds, expected", CASES)
+def test_random_games_match_the_reference_digest(players, options, seeds, expected):
+    game = kingmaker.make("gangs-of-green-city", players, **options)
+    assert digest(game, seeds) == expected
