@@ -79,12 +79,20 @@ def start_block(w: Work, b: int, n: int) -> None:
 def gym_actions(s: Any, p: int) -> list[int]:
     pc = s.pieces
     o = p * PSIZE
-    cc, cs, ct = pc[o + CELL], pc[o + CELL + 1], pc[o + CELL + 2]
-    court_c, court_s = pc[o + COURT], pc[o + COURT + 1]
-    return [
-        A.gym(t, sc, c) for t, sc, c in GYM_OPTIONS
-        if c <= cc and sc <= cs and t <= ct and sc <= court_c and t <= court_s + sc
-    ]
+    key = (pc[o + CELL], pc[o + CELL + 1], pc[o + CELL + 2], pc[o + COURT], pc[o + COURT + 1])
+    out = _GYM.get(key)
+    if out is None:
+        cc, cs, ct, court_c, court_s = key
+        out = _GYM[key] = tuple(
+            A.gym(t, sc, c) for t, sc, c in GYM_OPTIONS
+            if c <= cc and sc <= cs and t <= ct and sc <= court_c and t <= court_s + sc
+        )
+    return list(out)
+
+
+# The gym and guard options by the counts that decide them (filled as they are met: a few hundred).
+_GYM: dict[tuple[int, ...], tuple[int, ...]] = {}
+_GUARD: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 def cafe_actions(s: Any, p: int) -> list[int]:
@@ -109,9 +117,15 @@ def guard_actions(s: Any, p: int) -> list[int]:
     g = s.goods
     o = p * GSIZE
     have = (*g[o : o + 6], g[o + COMM])
-    out = [A.CHIP0 + i * 7 + j for i, j in PAIRS if (have[i] >= 2 if i == j else have[i] and have[j])]
-    out.append(A.CHIP_DONE)
-    return out
+    out = _GUARD.get(have)
+    if out is None:
+        if len(_GUARD) > 100_000:
+            _GUARD.clear()
+        out = _GUARD[have] = (
+            *(A.CHIP0 + i * 7 + j for i, j in PAIRS if (have[i] >= 2 if i == j else have[i] and have[j])),
+            A.CHIP_DONE,
+        )
+    return list(out)
 
 
 def pay_actions(s: Any, p: int) -> list[int]:

@@ -58,18 +58,49 @@ def area_targets(s: Any, p: int, n: int) -> list[tuple[int, int, int]]:
 
 def bribe_actions(s: Any, p: int, n: int) -> list[int]:
     """Returns the bribes player ``p`` may make now (they hold a chip and have not bribed this round)."""
+    pieces = s.pieces
+    # The (holder, owner, type) of every piece in the other players' fight areas (area_targets),
+    # as the offset (holder * MAXP + owner) * 3 + type of its take and kill codes.
+    offs = set()
+    holders = []
+    for h in range(n):
+        if h != p:
+            f = h * PSIZE + FIGHT
+            x = (h * A.MAXP + h) * 3
+            if pieces[f]:
+                offs.add(x)
+            if pieces[f + 1]:
+                offs.add(x + 1)
+            if pieces[f + 2]:
+                offs.add(x + 2)
+            if pieces[f] or pieces[f + 1] or pieces[f + 2]:
+                holders.append(h)
+    for h, o, t in s.bribed:
+        if h != p:
+            offs.add((h * A.MAXP + o) * 3 + t)
+            if h not in holders:
+                holders.append(h)
     out = [A.ADD]
-    targets = area_targets(s, p, n)
-    out += [A.take(h, o, t) for h, o, t in targets]
+    take0 = A.TAKE0
+    out += [take0 + x for x in offs]
     f = p * PSIZE + SOL
-    out += [A.FREE0 + t for t in range(3) if s.pieces[f + t]]
+    if pieces[f]:
+        out.append(A.FREE0)
+    if pieces[f + 1]:
+        out.append(A.FREE0 + 1)
+    if pieces[f + 2]:
+        out.append(A.FREE0 + 2)
     g = s.goods
     sup = s.supply
-    holders = [q for q in range(n) if q != p and area_pieces(s, q)]
-    for gi, (off, width) in enumerate(((SH, 3), (DR, 3), (COMM, 1))):
-        who = [q for q in holders if sum(g[q * GSIZE + off : q * GSIZE + off + width])]
+    st0 = A.STEAL0
+    for gi in range(3):
+        if gi == 2:
+            who = [q for q in holders if g[q * GSIZE + COMM]]
+        else:
+            o = SH if gi == 0 else DR
+            who = [q for q in holders if g[q * GSIZE + o] or g[q * GSIZE + o + 1] or g[q * GSIZE + o + 2]]
         if who:
-            out += [A.STEAL0 + q * 3 + gi for q in who]
+            out += [st0 + q * 3 + gi for q in who]
         else:
             if gi == 0:
                 avail = sum(sup[SDECK : SDECK + 6])
@@ -79,7 +110,8 @@ def bribe_actions(s: Any, p: int, n: int) -> list[int]:
                 avail = sup[SCOMM]
             if avail:
                 out.append(A.STEALSUP0 + gi)
-    out += [A.kill(h, o, t) for h, o, t in targets]
+    kill0 = A.KILL0
+    out += [kill0 + x for x in offs]
     out.sort()
     return out
 

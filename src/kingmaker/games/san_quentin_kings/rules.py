@@ -122,10 +122,10 @@ from .tasks import (
     K_SHANK,
     K_STEAL_DRUG,
     K_STEAL_SHANK,
+    SPLIT,
     deal_outcomes,
     is_batch,
     outcome_counts,
-    split_task,
     task,
 )
 
@@ -191,8 +191,9 @@ def simultaneous_players(s: State) -> tuple[int, ...]:
 
 # ---- chance -------------------------------------------------------------------------------
 def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
-    """Returns the outcomes of the first task in the queue."""
-    kind, mode, a, b = split_task(s.queue[0])
+    """Returns the outcomes of the first task in the queue (a fresh list; the outcomes of a pile
+    are computed once per content and kept in ``_OUTCOMES``)."""
+    kind, mode, a, b = SPLIT[s.queue[0]]
     if kind == K_INIT:
         return [(A.CH_PLAYER0 + p, 1.0 / n) for p in range(n)]
     if kind <= K_CDRUG:
@@ -200,7 +201,12 @@ def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
             counts, single, multi = s.supply[SDECK : SDECK + 3], A.CH_SHANK0, A.CH_SHANKS0
         else:
             counts, single, multi = s.supply[DPILE : DPILE + 3], A.CH_DRUG0, A.CH_DRUGS0
-        return deal_outcomes(counts, batch_size(s, kind, mode, a, b), single, multi)
+        k = batch_size(s, kind, mode, a, b)
+        key = (counts, k, single)
+        out = _OUTCOMES.get(key)
+        if out is None:
+            out = _remember(key, deal_outcomes(counts, k, single, multi))
+        return list(out)
     if kind == K_FIGHT:
         counts, base = s.fdeck, A.CH_CARD0
     elif kind == K_STEAL_SHANK:
@@ -209,8 +215,23 @@ def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
     else:  # K_STEAL_DRUG
         g = b * GSIZE + DR
         counts, base = s.goods[g : g + 3], A.CH_DRUG0
-    total = sum(counts)
-    return [(base + k, c / total) for k, c in enumerate(counts) if c]
+    key = (counts, base)
+    out = _OUTCOMES.get(key)
+    if out is None:
+        total = sum(counts)
+        out = _remember(key, [(base + k, c / total) for k, c in enumerate(counts) if c])
+    return list(out)
+
+
+# The outcomes of a deck or pile by its content (a cache: a pile's content decides them).
+_OUTCOMES: dict[tuple, tuple[tuple[int, float], ...]] = {}
+
+
+def _remember(key: tuple, out: list[tuple[int, float]]) -> tuple[tuple[int, float], ...]:
+    if len(_OUTCOMES) > 100_000:
+        _OUTCOMES.clear()
+    t = _OUTCOMES[key] = tuple(out)
+    return t
 
 
 def batch_size(s: Any, kind: int, mode: int, a: int, b: int) -> int:
@@ -228,7 +249,7 @@ def batch_size(s: Any, kind: int, mode: int, a: int, b: int) -> int:
 
 def apply_chance(w: Work, a: int) -> None:
     """Carries out chance outcome ``a`` of the first task."""
-    kind, mode, p, q = split_task(w.queue[0])
+    kind, mode, p, q = SPLIT[w.queue[0]]
     g = w.goods
     if kind == K_INIT:
         w.queue.pop(0)
@@ -278,7 +299,7 @@ def apply_chance(w: Work, a: int) -> None:
 def queue_ready(w: Work) -> bool:
     """Makes the first task drawable (reshuffling a discard pile into an empty deck) or
     drops it when nothing can be drawn; returns True when a chance node waits."""
-    kind, mode, p, q = split_task(w.queue[0])
+    kind, mode, p, q = SPLIT[w.queue[0]]
     sup = w.supply
     if kind == K_INIT:
         return True
@@ -326,7 +347,7 @@ def check_action(s: State, a: Any, n: int) -> None:
 
 
 def _offered(s: State, a: int, n: int) -> bool:
-    kind, mode, p, b = split_task(s.queue[0])
+    kind, mode, p, b = SPLIT[s.queue[0]]
     if kind == K_INIT:
         return A.CH_PLAYER0 <= a < A.CH_PLAYER0 + n
     if kind <= K_CDRUG:
@@ -353,7 +374,7 @@ def _offered(s: State, a: int, n: int) -> bool:
 # ---- legal actions ------------------------------------------------------------------------
 def legal_actions(s: State, player: int | None, n: int) -> list[int]:
     if s.queue:
-        return [a for a, _ in chance_outcomes(s, n)] if player is None else []
+        return [x[0] for x in chance_outcomes(s, n)] if player is None else []
     ph = s.phase
     if ph == P_FISTS:
         if player is None or not 0 <= player < n or s.fists[player] != -1:

@@ -171,10 +171,21 @@ class Work:
         self.known = s.known  # a tuple until recall.py first changes it (then a list)
 
     def freeze(self) -> State:
-        return State(
-            self.phase, self.year, self.initiator, self.used, self.block, self.pos, self.rnd,
-            self.need, self.flags, self.pending, tuple(self.pieces), tuple(self.goods),
-            tuple(self.supply), tuple(self.fdeck), tuple(self.fdisc), tuple(self.cards),
-            self.bribed, tuple(self.fists), self.inflight, self.passed, tuple(self.market),
-            self.ranking, tuple(self.queue), tuple(self.known),
-        )
+        """Turns this working copy into the State itself (no new object): its lists become tuples
+        and its class becomes ``State``, whose slots are the same names in the same order."""
+        self.pieces = tuple(self.pieces)
+        self.goods = tuple(self.goods)
+        self.supply = tuple(self.supply)
+        self.fdeck = tuple(self.fdeck)
+        self.fdisc = tuple(self.fdisc)
+        self.cards = tuple(self.cards)
+        self.fists = tuple(self.fists)
+        self.market = tuple(self.market)
+        self.queue = tuple(self.queue)
+        self.known = tuple(self.known)
+        self.__class__ = State
+        return self  # type: ignore[return-value]
+
+
+if Work.__slots__ != State.__slots__:  # freeze() relies on the two classes having one slot layout
+    raise TypeError("Work and State must have the same slots in the same order")

@@ -44,6 +44,10 @@ def split_task(t: int) -> tuple[int, int, int, int]:
     return kind, mode, a, b
 
 
+# SPLIT[t] == split_task(t) for every task there can be (kinds 1-8): the rules' hot paths index it.
+SPLIT = tuple(split_task(t) for t in range((K_STEAL_DRUG + 1) * 1000))
+
+
 def is_batch(kind: int, mode: int) -> bool:
     """Returns True for the tasks that deal several cards or chips at once (count in ``b``)."""
     return kind == K_CSHANK or kind == K_CDRUG or (mode == 0 and (kind == K_SHANK or kind == K_DRUG))
