@@ -173,3 +173,33 @@ def test_web_restart_checks_the_stored_state_and_refuses_a_record_that_differs(t
     with pytest.raises(RecordError, match="differs"):
         asyncio.run(load(store))
     store.close()
+
+
+def test_web_the_others_hear_of_a_move_whose_mover_left_before_its_ack(tmp_path):
+    """The mover's socket fails when the ack is sent: the move stays stored and the other seats get the state."""
+    async def run():
+        hub = _hub(tmp_path)
+        out = hub.create({"game": "kings-kilt", "players": 2, "seats": [{"kind": "human"}] * 2, "seed": 8})
+        live = await hub.get(out["match"])
+        hub.kick(live)  # the opening chance outcomes
+        if live.driver is not None:
+            await live.driver
+        got: list[dict] = []
+
+        async def send(text):
+            got.append(json.loads(text))
+
+        m = live.match
+        p = m.acting_players[0]
+        other = 1 - p
+        live.subscribers.append(Subscriber(other, send, token_hash=hash_token(out["tokens"][str(other)])))
+
+        async def ack(version):
+            raise ConnectionResetError("the mover's socket closed")
+
+        res = await hub.move_seat(live, p, m.game.legal_actions(m.state, p)[0], None, live.version, ack=ack)
+        assert res["version"] == live.version == hub.storage.get_match(live.id).version
+        assert got and got[-1]["version"] == live.version and got[-1]["seat"] == other
+        await hub.close()
+
+    asyncio.run(run())

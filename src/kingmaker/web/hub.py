@@ -516,7 +516,10 @@ class Hub(Fanout):
             version = live.version
             texts = self._texts(live)
         if ack is not None:
-            await ack(version)
+            try:
+                await ack(version)
+            except Exception:  # the mover's socket is gone: the move is stored, the others are told
+                log.debug("match %s: the ack of version %d could not be sent", live.id, version)
         await self._send(live, texts)
         return version
 
