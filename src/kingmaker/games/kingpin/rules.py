@@ -343,29 +343,87 @@ def fire_detail(game: Kingpin, board, own, a_sq: int, t_sq: int, raid_dir: int) 
 
 
 def resolve(game: Kingpin, board, own, a_sq: int, t_sq: int, raid_dir: int) -> list[int]:
-    """Returns the squares whose tiles are liquidated (all fire is simultaneous)."""
+    """Returns the squares whose tiles are liquidated (all fire is simultaneous).
+
+    The same as summing ``fire_detail``'s shots per tile fired at (``exchanges`` and
+    ``support`` inlined, the tiles in the order they are first fired at), then the
+    snipers' help against each tile that would survive.
+    """
     t = game.t
-    detail = game.fire_detail(board, own, a_sq, t_sq, raid_dir)
+    NB, AIM, CAR, VEST, SNIPER, PEN = t.NB, t.AIM, t.CAR, t.VEST, t.SNIPER, t.PEN
+    # The exchanges, in exchanges' order.
+    pairs = [(a_sq, t_sq, NB[a_sq].index(t_sq))]
+    for x in (a_sq, t_sq):
+        ox = own[board[x] >> 2]
+        nbx = NB[x]
+        for d in range(4):
+            n = nbx[d]
+            if n < 0 or n == a_sq or n == t_sq:
+                continue
+            bn = board[n]
+            if bn >= 0 and own[bn >> 2] != ox:
+                pairs.append((x, n, d))
+    power: dict[int, int] = {}
+    sup: dict[int, int] = {}
+    for x, y, d in pairs:
+        for u, v, dd in ((x, y, d), (y, x, OPP[d])):
+            cu = board[u]
+            aims = CAR[cu][dd] if u == a_sq and dd == raid_dir else AIM[cu][dd]
+            if aims and not SNIPER[cu >> 2]:
+                k = sup.get(u)
+                if k is None:
+                    o = own[cu >> 2]
+                    k = 0
+                    nbs = NB[u]
+                    for e in range(4):
+                        m = nbs[e]
+                        if m >= 0:
+                            bm = board[m]
+                            if bm >= 0 and own[bm >> 2] == o and PEN[bm][OPP[e]]:
+                                k += 1
+                    sup[u] = k
+                aims += k
+            if aims:
+                q = aims - VEST[board[v]][OPP[dd]]
+                power[v] = power.get(v, 0) + (q if q > 0 else 0)
     TOUGH = t.TOUGH
     dead = []
-    snipers = None
-    for v, shots in detail.items():
-        power = 0
-        for _, p in shots:
-            power += p
-        tough = TOUGH[board[v] >> 2]
-        if power < tough:
-            if snipers is None:
-                snipers = [x for x in range(t.n_sq) if board[x] >= 0 and t.SNIPER[board[x] >> 2]]
-            if snipers:
-                o = own[board[v] >> 2]
-                for x in snipers:
-                    cx = board[x]
-                    if own[cx >> 2] != o and v in t.FIRE[x][cx]:
-                        tough -= 1
-        if power >= tough:
+    fire_on = None
+    for v, pw in power.items():
+        cv = board[v]
+        tough = TOUGH[cv >> 2]
+        if pw < tough:
+            # Each enemy sniper firing at v lowers its toughness by one.
+            if fire_on is None:
+                fire_on = _fire_on(t)
+            o = own[cv >> 2]
+            for x, codes in fire_on[v]:
+                cx = board[x]
+                if cx in codes and own[cx >> 2] != o:
+                    tough -= 1
+        if pw >= tough:
             dead.append(v)
     return dead
+
+
+def _fire_on(t: Any) -> tuple[tuple[tuple[int, frozenset[int]], ...], ...]:
+    """Returns, per square v, the squares x from which a sniper can fire at v, each with the
+    codes (sniper tile and facing) that do: ``v in t.FIRE[x][code]``. Built once per tables."""
+    table = getattr(t, "_fire_on", None)
+    if table is None:
+        n = t.n_sq
+        rows: list[list[tuple[int, frozenset[int]]]] = [[] for _ in range(n)]
+        for x in range(n):
+            by_v: dict[int, set[int]] = {}
+            for code, squares in enumerate(t.FIRE[x]):
+                if t.SNIPER[code >> 2]:
+                    for v in squares:
+                        by_v.setdefault(v, set()).add(code)
+            for v, codes in by_v.items():
+                rows[v].append((x, frozenset(codes)))
+        table = tuple(tuple(r) for r in rows)
+        t._fire_on = table
+    return table
 
 
 def apply(game: Kingpin, s: State, action: int, player: int | None = None) -> State:
@@ -506,12 +564,14 @@ def nml_counts(game: Kingpin, board, mafia) -> list[int]:
 
 def _winner(game: Kingpin, board, hand, deck, mafia, mover: int) -> tuple[int, str] | None:
     """Returns (winner, reason) if the position after ``mover``'s action wins for someone."""
-    alive = game.alive(board, hand, deck, mafia)
     q = 1 - mover
-    if alive[q] == 0:
-        return mover, LIQUIDATION  # also when both lost their last gangster (ruling KP-R6)
-    if alive[mover] == 0:
-        return q, LIQUIDATION
+    if not (hand[q] or deck[q]) or not (hand[mover] or deck[mover]):
+        # Someone holds no gangster off the board: count the board too (game.alive).
+        alive = game.alive(board, hand, deck, mafia)
+        if alive[q] == 0:
+            return mover, LIQUIDATION  # also when both lost their last gangster (ruling KP-R6)
+        if alive[mover] == 0:
+            return q, LIQUIDATION
     nml = game.nml_counts(board, mafia)
     if nml[mover] >= 3 and nml[q] == 0:
         return mover, NO_MANS_LAND
