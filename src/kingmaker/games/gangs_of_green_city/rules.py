@@ -156,7 +156,13 @@ def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]
         out = []
         if left > esc:
             p = (left - esc) / left / len(s.hero_pool)
-            out = [(A.HDRAW0 + c, p) for c in s.hero_pool]
+            key = (s.hero_pool, p)
+            cached = _DRAWS.get(key)
+            if cached is None:
+                if len(_DRAWS) > 50_000:
+                    _DRAWS.clear()
+                cached = _DRAWS[key] = tuple([(A.HDRAW0 + c, p) for c in s.hero_pool])
+            out = list(cached)
         if esc:
             p = 1.0 / left / len(s.esc_left)
             out.extend((A.HDRAW0 + ESC_CARD0 + e, p) for e in s.esc_left)
@@ -170,6 +176,10 @@ def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]
         cards = layers[0] if layers else _gang_rest(s)
     p = 1.0 / len(cards)
     return [(A.GDRAW0 + c, p) for c in cards]
+
+
+# The hero draws offered by an unseen pool at one probability (a cache: they decide them).
+_DRAWS: dict[tuple, tuple[tuple[int, float], ...]] = {}
 
 
 # ---- legal actions ----------------------------------------------------------
@@ -236,10 +246,15 @@ def _target_actions(game: GangsOfGreenCity, s: State) -> list[int]:
     ]
 
 
+# Per POI: the travel actions to its neighbours, and the portal actions to every other POI.
+_TRAVELS = tuple(tuple(A.TRAVEL0 + d for d in NEIGHBOURS[pos]) for pos in range(len(NEIGHBOURS)))
+_PORTALS = tuple(tuple(A.PORTAL0 + d for d in range(NUM_POIS) if d != pos) for pos in range(len(NEIGHBOURS)))
+
+
 def _move_actions(game: GangsOfGreenCity, s: State, p: int, hand: tuple[int, ...]) -> list[int]:
     pos = s.pawns[p]
     me = s.cast[p]
-    out = [A.TRAVEL0 + d for d in NEIGHBOURS[pos]]
+    out = list(_TRAVELS[pos])
     for c in hand:
         if c < NUM_POIS and c != pos:
             out.append(A.ESCAPE0 + c)
@@ -248,7 +263,7 @@ def _move_actions(game: GangsOfGreenCity, s: State, p: int, hand: tuple[int, ...
         safe = s.safe
         holds_here = pos in hand
         if holds_here:
-            out.extend(A.PORTAL0 + d for d in range(NUM_POIS) if d != pos)
+            out += _PORTALS[pos]
         at_safe = pos in safe
         if at_safe:
             out.extend(A.RIDE0 + d for d in safe if d != pos)

@@ -55,6 +55,7 @@ Fields (n players)::
 from __future__ import annotations
 
 from dataclasses import fields
+from itertools import chain
 from operator import attrgetter
 
 from ...core.api import frozen_state
@@ -113,7 +114,12 @@ def pack(counts: list[int]) -> tuple[int, ...]:
 
 def unpack_spheres(spheres: tuple[int, ...]) -> list[int]:
     """Returns flat counts ``[poi * 4 + gang]`` of packed spheres."""
-    return [x >> sh & 3 for x in spheres for sh in SHIFT]
+    return list(_chain(map(_UNPACKED.__getitem__, spheres)))
+
+
+# _UNPACKED[x] = the four gangs' counts of one packed POI x (2 bits each).
+_UNPACKED = tuple(tuple(x >> sh & 3 for sh in SHIFT) for x in range(256))
+_chain = chain.from_iterable
 
 
 @frozen_state
@@ -170,3 +176,29 @@ _GET = attrgetter(*FIELDS)
 def unpack(s: State) -> list:
     """Returns the fields of ``s`` as a list, to edit and rebuild with ``State(*w)``."""
     return list(_GET(s))
+
+
+class _Filling:
+    """A mutable twin of ``State`` (the same slots in the same order): ``State.__init__``
+    fills the new object as one of these, then makes it a ``State`` again. Plain slot
+    stores are several times cheaper than calling each slot's setter; the value, its
+    equality, hash and repr are the same."""
+
+    __slots__ = FIELDS
+
+
+def _make_init() -> object:
+    if tuple(State.__slots__) != FIELDS:
+        raise TypeError("State's slots must be its fields in order")
+    args = ", ".join(FIELDS)
+    body = "".join(f"    self.{n} = {n}\n" for n in FIELDS)
+    env = {"_set": object.__setattr__, "_Filling": _Filling, "State": State}
+    src = f"def __init__(self, {args}):\n    _set(self, '__class__', _Filling)\n{body}    self.__class__ = State\n"
+    exec(src, env)  # noqa: S102 - generated from the field names only
+    init = env["__init__"]
+    init.__qualname__ = "State.__init__"
+    init.__doc__ = f"Creates a State ({args})."
+    return init
+
+
+State.__init__ = _make_init()  # type: ignore[method-assign]
