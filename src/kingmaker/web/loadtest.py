@@ -27,6 +27,24 @@ answered ``server/busy``. ``--server-src DIR`` runs the server from another sour
 (an older commit checked out with ``git worktree``) with this same client, for
 before/after comparisons; the server's CPU time per move (and its system part) and the
 client's are reported too (Linux).
+
+    python -m kingmaker.web.loadtest --games 100 --rate 200
+
+is the open loop: the client offers a fixed total rate of moves instead of sending each
+move as soon as its state arrives (the closed loop above, which measures the server at
+saturation, where a move's latency is mostly its wait behind the other games' moves).
+Send slots are evenly spaced, ``1 / rate`` apart from the start of play; they are given
+in order, one move each, to the seats whose move is ready, first ready first served
+(``_Pacer``). A move that is ready waits for the next free slot; a slot that comes while
+no move is ready stays owed, and the next move ready takes it at once (as wrk2 does), so
+a server that falls behind shows it in the latency counted from the slot
+(``sched_p50_ms``, ``sched_p99_ms``: the delay a player would see, coordinated omission
+included) and in ``behind_ms``, how late the schedule is when the run ends, while
+``p50_ms``/``p99_ms`` count from the actual send to the ``ack``. Latencies count the moves
+whose slot comes after ``--warmup`` seconds; the run stops after ``--duration`` more
+seconds, or as soon as a tenth of the games are over (fewer games could not keep up with
+the schedule by themselves), and reports the offered rate (``offered_rate``) and the rate
+of acks in that window (``achieved_rate``).
 """
 
 from __future__ import annotations
@@ -45,6 +63,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,6 +112,97 @@ def _start_server(db: str, port: int, src: str | None = None) -> subprocess.Pope
     raise RuntimeError("the server did not start")
 
 
+class _Pacer:
+    """The open-loop schedule: slot ``k`` at ``t0 + k / rate``, each slot given to one ready move.
+
+    Ready moves queue in the order they became ready; ``due(now)`` hands out every slot
+    whose time has come, in order, to the moves waiting (a slot that passes while nobody
+    waits stays owed: the schedule never slows down to the server's pace). ``ok`` tells
+    whether a waiting move is still to be sent (its game may have ended meanwhile); one that
+    is not leaves the queue without taking a slot.
+    """
+
+    def __init__(self, rate: float, t0: float) -> None:
+        if rate <= 0:
+            raise ValueError(f"the rate must be positive, not {rate}")
+        self.interval = 1.0 / rate
+        self.t0 = t0
+        self.k = 0
+        self.ready: deque = deque()
+
+    def next_slot(self) -> float:
+        return self.t0 + self.k * self.interval
+
+    def add(self, item: Any) -> None:
+        self.ready.append(item)
+
+    def due(self, now: float, ok: Callable[[Any], bool] = lambda item: True) -> list[tuple[Any, float]]:
+        out = []
+        while self.ready:
+            slot = self.next_slot()
+            if slot > now:
+                break
+            item = self.ready.popleft()
+            if ok(item):
+                out.append((item, slot))
+                self.k += 1
+        return out
+
+    def behind(self, now: float) -> float:
+        """How late the schedule is at ``now`` (seconds; 0 if no slot is owed)."""
+        return max(0.0, now - self.next_slot())
+
+
+class _PacedSender:
+    """Drives a ``_Pacer`` on the event loop: sends each ready seat's move at its slot.
+
+    Seats offer their moves from the moment they connect; the schedule starts with ``start``.
+    The event loop's timers count whole milliseconds (libuv), so a move may go up to
+    ``EARLY`` before its slot; waiting for less would wake the loop over and over for nothing.
+    """
+
+    EARLY = 0.001
+
+    def __init__(self, rate: float) -> None:
+        self.pacer = _Pacer(rate, time.perf_counter())
+        self.loop = asyncio.get_running_loop()
+        self.timer: asyncio.TimerHandle | None = None
+        self.started = False
+
+    def start(self) -> None:
+        self.pacer.t0 = time.perf_counter()
+        self.started = True
+        self.pump()
+
+    def offer(self, seat: _Seat) -> None:
+        seat.queued = True
+        self.pacer.add(seat)
+        self.pump()
+
+    @staticmethod
+    def _still_ready(seat: _Seat) -> bool:
+        seat.queued = False
+        return seat.can_move()
+
+    def _wake(self) -> None:
+        self.timer = None
+        self.pump()
+
+    def pump(self) -> None:
+        if not self.started:
+            return
+        now = time.perf_counter()
+        for seat, slot in self.pacer.due(now + self.EARLY, self._still_ready):
+            seat.send_move(slot)
+        if self.pacer.ready and self.timer is None:
+            self.timer = self.loop.call_later(max(self.EARLY, self.pacer.next_slot() - now), self._wake)
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
 class _Seat(asyncio.Protocol):
     """One seat's WebSocket, spoken directly over an asyncio transport: the load test's instrument.
 
@@ -120,6 +230,9 @@ class _Seat(asyncio.Protocol):
         self.pending: float | None = None  # when our move was sent (until its ack)
         self.state_wait: float | None = None  # when our move was sent (until a newer state)
         self.sent_for = -1
+        self.sender: _PacedSender | None = None  # the open loop (``--rate``), if any
+        self.queued = False  # waiting for a slot of the open loop
+        self.slot: float | None = None  # the slot our move was sent in (open loop)
 
     # ---- the transport -------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -216,7 +329,8 @@ class _Seat(asyncio.Protocol):
         if kind == "state":
             self.latest = msg
             if self.state_wait is not None and msg["version"] > self.sent_for:
-                run.state_lat.append(time.perf_counter() - self.state_wait)
+                if self.slot is None or self.slot >= run.since:
+                    run.state_lat.append(time.perf_counter() - self.state_wait)
                 self.state_wait = None
             if msg["status"] == "over":
                 self.finished = True
@@ -225,18 +339,39 @@ class _Seat(asyncio.Protocol):
                 return
         elif kind == "ack":
             if self.pending is not None:
-                run.lat.append(time.perf_counter() - self.pending)
+                now = time.perf_counter()
+                run.acks += 1
+                if now >= run.since:
+                    run.acked_since += 1
+                if self.slot is None:
+                    run.lat.append(now - self.pending)
+                elif self.slot >= run.since:
+                    run.lat.append(now - self.pending)
+                    run.sched_lat.append(now - self.slot)
             self.pending = None
         elif kind == "error":
             run.errors += 1
             self.pending = self.state_wait = None
         self.act()
 
-    def act(self) -> None:
+    def can_move(self) -> bool:
         latest = self.latest
-        if latest is None or self.pending is not None or not latest["legal"] or latest["version"] <= self.sent_for:
+        return (not self.finished and self.open and latest is not None and self.pending is None
+                and bool(latest["legal"]) and latest["version"] > self.sent_for)
+
+    def act(self) -> None:
+        if self.queued or not self.can_move():
             return
+        if self.sender is None:
+            self.send_move(None)
+        else:
+            self.sender.offer(self)
+
+    def send_move(self, slot: float | None) -> None:
+        """Sends a random legal move of the latest state (``slot``: its time in the open loop's schedule)."""
+        latest = self.latest
         self.sent_for = latest["version"]
+        self.slot = slot
         self.pending = self.state_wait = time.perf_counter()
         self.send_json({"type": "move", "action": self.rng.choice(latest["legal"])["action"],
                         "version": latest["version"]})
@@ -244,10 +379,14 @@ class _Seat(asyncio.Protocol):
 
 @dataclass
 class _RunStats:
-    lat: list[float] = field(default_factory=list)
+    lat: list[float] = field(default_factory=list)  # send -> ack, of the moves measured
     state_lat: list[float] = field(default_factory=list)
+    sched_lat: list[float] = field(default_factory=list)  # slot -> ack (open loop)
     messages: int = 0
     errors: int = 0
+    acks: int = 0  # every move acknowledged
+    acked_since: int = 0  # acks received after ``since``
+    since: float = 0.0  # moves sent (open loop: whose slot is) before this are not measured
 
 
 async def _replays(url: str, mids: list[str], n: int, stop: asyncio.Event, stats: dict) -> None:
@@ -307,8 +446,17 @@ def _pct(xs: list[float], q: float) -> float | None:
     return 1000 * xs[min(len(xs) - 1, int(len(xs) * q))] if xs else None
 
 
+@dataclass
+class _Pace:
+    """The open loop's settings (``--rate``, ``--warmup``, ``--duration``)."""
+
+    rate: float
+    warmup: float = 2.0
+    duration: float = 20.0
+
+
 async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed: int, limit: float,
-               replays: int = 0, server_pid: int | None = None) -> dict:
+               replays: int = 0, server_pid: int | None = None, pace: _Pace | None = None) -> dict:
     rng = random.Random(seed)
     created = []
     for i in range(games):
@@ -328,7 +476,7 @@ async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed:
         stats.update(replays=0, replays_busy=0, replay_errors=0)
         extra = [asyncio.create_task(_replays(url, [o["match"] for o in created], replays, stop, stats)),
                  asyncio.create_task(_health(url, stop, health))]
-    run, seats, done = await _play(ws_url, created, rng, limit, stats)
+    run, seats, done = await _play(ws_url, created, rng, limit, stats, pace, server_pid)
     wall = time.perf_counter() - t0
     cpu1 = _cpu_seconds(server_pid) if server_pid else None
     ccpu1 = time.process_time()
@@ -340,19 +488,25 @@ async def _run(url: str, ws_url: str, games: int, game: str, players: int, seed:
         health.sort()
         stats.update(health_samples=len(health), health_p50_ms=_pct(health, 0.5), health_p99_ms=_pct(health, 0.99),
                      health_max_ms=1000 * health[-1] if health else None)
-    lat = run.lat
+    moves = max(1, run.acks)
     if cpu0 is not None and cpu1 is not None:
         user, system = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
         stats["server_cpu_s"] = user + system
-        stats["server_cpu_ms_per_move"] = 1000 * (user + system) / max(1, len(lat))
-        stats["server_system_ms_per_move"] = 1000 * system / max(1, len(lat))
-    stats["client_cpu_ms_per_move"] = 1000 * (ccpu1 - ccpu0) / max(1, len(lat))
+        stats["server_cpu_ms_per_move"] = 1000 * (user + system) / moves
+        stats["server_system_ms_per_move"] = 1000 * system / moves
+    stats["client_cpu_ms_per_move"] = 1000 * (ccpu1 - ccpu0) / moves
     return _results(games, done, run, wall, len(seats), stats)
 
 
 async def _play(ws_url: str, created: list[dict], rng: random.Random, limit: float,
-                stats: dict) -> tuple[_RunStats, list[_Seat], int]:
-    """Connects every seat and plays until every game is over (or ``limit`` seconds pass)."""
+                stats: dict, pace: _Pace | None = None,
+                server_pid: int | None = None) -> tuple[_RunStats, list[_Seat], int]:
+    """Connects every seat and plays until every game is over (or ``limit`` seconds pass).
+
+    With ``pace`` (the open loop) the moves go out on its schedule, and play stops after its
+    warm-up and duration, or once a tenth of the games are over; the server's CPU time is
+    then also taken over the measured window alone (``window_server_cpu_ms_per_move``).
+    """
     loop = asyncio.get_running_loop()
     run = _RunStats()
     host, port = ws_url.removeprefix("ws://").rsplit(":", 1)
@@ -361,21 +515,32 @@ async def _play(ws_url: str, created: list[dict], rng: random.Random, limit: flo
     over: set[str] = set()
 
     def check() -> None:
-        if not all_over.done() and all(s.finished for s in seats):
+        if not all_over.done() and (all(s.finished for s in seats)
+                                    or (pace is not None and len(over) >= max(1, len(created) // 10))):
             all_over.set_result(None)
 
+    sender = _PacedSender(pace.rate) if pace is not None else None
     for out in created:
         for tok in out["tokens"].values():
             def game_done(mid: str = out["match"]) -> None:
                 over.add(mid)
                 check()
 
-            seats.append(_Seat(f"/ws/matches/{out['match']}?token={tok}", random.Random(rng.random()), run,
-                               game_done))
+            seat = _Seat(f"/ws/matches/{out['match']}?token={tok}", random.Random(rng.random()), run, game_done)
+            seat.sender = sender
+            seats.append(seat)
     t_connect = time.perf_counter()
     await asyncio.gather(*(loop.create_connection(lambda s=s: s, host, int(port)) for s in seats))
     await asyncio.gather(*(s.opened for s in seats))
     stats["connected_s"] = time.perf_counter() - t_connect
+    cpu_since: list = []
+    if sender is not None:
+        sender.start()
+        run.since = sender.pacer.t0 + pace.warmup
+        limit = min(limit, pace.warmup + pace.duration)
+        if server_pid:
+            loop.call_later(pace.warmup, lambda: cpu_since.append((_cpu_seconds(server_pid), run.acked_since,
+                                                                 time.process_time())))
 
     async def watchdog() -> None:  # a seat that hears nothing for 60 s, or loses its socket, has stalled
         while not all_over.done():
@@ -392,6 +557,21 @@ async def _play(ws_url: str, created: list[dict], rng: random.Random, limit: flo
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(all_over), limit)
     dog.cancel()
+    if sender is not None:
+        now = time.perf_counter()
+        sender.stop()
+        window = now - run.since
+        stats.update(offered_rate=pace.rate, achieved_rate=run.acked_since / window if window > 0 else None,
+                     window_s=window, behind_ms=1000 * sender.pacer.behind(now), slots_used=sender.pacer.k)
+        cpu_end = _cpu_seconds(server_pid) if server_pid else None
+        if cpu_since and cpu_since[0][0] and cpu_end:
+            cpu0, acked0, ccpu0 = cpu_since[0]
+            n = max(1, run.acked_since - acked0)
+            stats["window_server_cpu_ms_per_move"] = 1000 * (sum(cpu_end) - sum(cpu0)) / n
+            stats["window_client_cpu_ms_per_move"] = 1000 * (time.process_time() - ccpu0) / n
+        run.sched_lat.sort()
+        stats.update(sched_p50_ms=_pct(run.sched_lat, 0.5), sched_p99_ms=_pct(run.sched_lat, 0.99),
+                     sched_max_ms=1000 * run.sched_lat[-1] if run.sched_lat else None)
     for s in seats:
         s.close()
     return run, seats, len(over)
@@ -403,9 +583,10 @@ def _results(games: int, finished: int, run: _RunStats, wall: float, connections
     return {
         "games": games,
         "finished": finished,
-        "moves": len(lat),
+        "moves": run.acks,
+        "measured_moves": len(lat),
         "seconds": wall,
-        "moves_per_second": len(lat) / wall if wall else 0.0,
+        "moves_per_second": run.acks / wall if wall else 0.0,
         "p50_ms": _pct(lat, 0.5),
         "p99_ms": _pct(lat, 0.99),
         "mean_ms": 1000 * statistics.fmean(lat) if lat else None,
@@ -440,10 +621,18 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--replays", type=int, default=0, help="replay requests kept in flight, with /api/health timed")
     ap.add_argument("--server-src", default=None, metavar="DIR",
                     help="run the server from this source tree (e.g. an older commit's src/, from `git worktree`)")
+    ap.add_argument("--rate", type=float, default=None, metavar="MOVES_PER_SECOND",
+                    help="open loop: offer moves at this total rate (default: closed loop, as fast as acked)")
+    ap.add_argument("--warmup", type=float, default=2.0, help="open loop: seconds of moves not measured")
+    ap.add_argument("--duration", type=float, default=20.0,
+                    help="open loop: seconds measured after the warm-up (less if a tenth of the games end)")
     args = ap.parse_args(argv)
+    if args.rate is not None and args.rate <= 0:
+        ap.error("--rate must be positive")
+    pace = _Pace(args.rate, args.warmup, args.duration) if args.rate is not None else None
     if args.port:
         res = _arun(_run(f"http://127.0.0.1:{args.port}", f"ws://127.0.0.1:{args.port}", args.games,
-                               args.game, args.players, args.seed, args.limit, args.replays))
+                               args.game, args.players, args.seed, args.limit, args.replays, pace=pace))
         print(json.dumps(res, indent=1))
         return res
     port = _free_port()
@@ -452,7 +641,7 @@ def main(argv: list[str] | None = None) -> dict:
         proc = _start_server(db, port, args.server_src)
         try:
             res = _arun(_run(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", args.games, args.game,
-                                   args.players, args.seed, args.limit, args.replays, proc.pid))
+                                   args.players, args.seed, args.limit, args.replays, proc.pid, pace))
         finally:
             proc.terminate()
             proc.wait(10)
