@@ -350,15 +350,14 @@ def resolve(game: Kingpin, board, own, a_sq: int, t_sq: int, raid_dir: int) -> l
     snipers' help against each tile that would survive.
     """
     t = game.t
-    NB, AIM, CAR, VEST, SNIPER, PEN = t.NB, t.AIM, t.CAR, t.VEST, t.SNIPER, t.PEN
-    # The exchanges, in exchanges' order.
-    pairs = [(a_sq, t_sq, NB[a_sq].index(t_sq))]
+    AIM, CAR, VEST, SNIPER, PEN = t.AIM, t.CAR, t.VEST, t.SNIPER, t.PEN
+    nbl = t._nbl if hasattr(t, "_nbl") else _neighbour_lists(t)
+    # The exchanges, in exchanges' order: (x, y, d), d the direction x -> y.
+    pairs = [(a_sq, t_sq, t.NB[a_sq].index(t_sq))]
     for x in (a_sq, t_sq):
         ox = own[board[x] >> 2]
-        nbx = NB[x]
-        for d in range(4):
-            n = nbx[d]
-            if n < 0 or n == a_sq or n == t_sq:
+        for n, d, _od in nbl[x]:
+            if n == a_sq or n == t_sq:
                 continue
             bn = board[n]
             if bn >= 0 and own[bn >> 2] != ox:
@@ -372,15 +371,13 @@ def resolve(game: Kingpin, board, own, a_sq: int, t_sq: int, raid_dir: int) -> l
             if aims and not SNIPER[cu >> 2]:
                 k = sup.get(u)
                 if k is None:
+                    # support: comrades next to u with a pen towards it
                     o = own[cu >> 2]
                     k = 0
-                    nbs = NB[u]
-                    for e in range(4):
-                        m = nbs[e]
-                        if m >= 0:
-                            bm = board[m]
-                            if bm >= 0 and own[bm >> 2] == o and PEN[bm][OPP[e]]:
-                                k += 1
+                    for m, _e, oe in nbl[u]:
+                        bm = board[m]
+                        if bm >= 0 and PEN[bm][oe] and own[bm >> 2] == o:
+                            k += 1
                     sup[u] = k
                 aims += k
             if aims:
@@ -404,6 +401,15 @@ def resolve(game: Kingpin, board, own, a_sq: int, t_sq: int, raid_dir: int) -> l
         if pw >= tough:
             dead.append(v)
     return dead
+
+
+def _neighbour_lists(t: Any) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Returns, per square, its neighbours as (square, direction, opposite direction), by
+    direction. Built once per tables."""
+    t._nbl = tuple(
+        tuple((n, d, OPP[d]) for d, n in enumerate(t.NB[sq]) if n >= 0) for sq in range(t.n_sq)
+    )
+    return t._nbl
 
 
 def _fire_on(t: Any) -> tuple[tuple[tuple[int, frozenset[int]], ...], ...]:
