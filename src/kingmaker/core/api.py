@@ -321,7 +321,7 @@ class Game:
     def observation_tensor(self, s: Any, player: int) -> Sequence[float]:
         """Returns ``player``'s observation as a flat sequence of floats, seat-relative.
 
-        A list, or (faster for numpy) a fresh ``array.array('d')`` of floats.
+        A list, or (faster for numpy) a fresh float32 ``array.array('f')``.
 
         It is a function of ``view(s, player)``: two states with equal views give
         equal tensors. Each game documents its encoding (which index means what)

@@ -50,10 +50,13 @@ class _Runner:
         self.cpu = 0.0
 
     def run(self, seconds: float) -> None:
+        """Plays whole games, at least one, until ``seconds`` of CPU time are spent."""
         start = time.process_time()
-        while time.process_time() - start < seconds:
+        while True:
             self.steps += self.play_one(self.rng, self.games)
             self.games += 1
+            if time.process_time() - start >= seconds:
+                break
         self.cpu += time.process_time() - start
 
     def result(self) -> dict[str, float]:
@@ -352,14 +355,22 @@ def ismcts_match(iterations: int = 50, games: int = 20, game_id: str = "kings-ki
 
 
 def format_envs(rows: list[dict[str, Any]]) -> str:
+    """Returns the rows as a markdown table, with each row's ratio to leduc_holdem_v4 and
+    connect_four_v3 of the same run."""
+    speed = {r["env"]: r["steps_per_s"] for r in rows if r.get("steps_per_s")}
+    leduc, c4 = speed.get("leduc_holdem_v4"), speed.get("connect_four_v3")
     lines = [
-        "| env | through | steps/s (CPU) | games | µs per call: engine / tensor / array / mask |",
-        "| --- | --- | ---: | ---: | --- |",
+        "| env | through | steps/s (CPU) | × leduc | × connect four | games "
+        "| µs per call: engine / tensor / array / mask |",
+        "| --- | --- | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in rows:
         c = r.get("costs_us")
         costs = " / ".join(f"{c[k]:.0f}" for k in ("engine", "tensor", "array", "mask")) if c else ""
-        lines.append(f"| {r['env']} | {r['api']} | {r['steps_per_s']:,.0f} | {r['games']} | {costs} |")
+        v = r["steps_per_s"]
+        x_leduc = f"{v / leduc:.1f}" if leduc else ""
+        x_c4 = f"{v / c4:.2f}" if c4 else ""
+        lines.append(f"| {r['env']} | {r['api']} | {v:,.0f} | {x_leduc} | {x_c4} | {r['games']} | {costs} |")
     return "\n".join(lines)
 
 

@@ -83,18 +83,18 @@ O_RESULT = O_WEAK + NUM_CAST + NUM_POIS
 O_OPTIONS = O_RESULT + 2
 OBSERVATION_SIZE = O_OPTIONS + 3
 
-# The encoder fills a fresh array("d") of floats (numpy reads its buffer directly) from tables
+# The encoder fills a fresh float32 array("f") (numpy views its buffer without a copy) from tables
 # built once: a packed POI's four sphere counts, a 4-gang bit set, a pile's pair. States are
 # immutable and a move replaces only the fields it changes (the others are the same objects),
 # so each (game, player) keeps its last state and tensor, and the next tensor starts from a
 # copy of that one and rewrites only the blocks whose fields changed (the small blocks of
 # turn, stage and pending decisions are always rewritten). ``_full`` is the same encoding
 # from zero; tests/rl/test_rl_encoders.py checks both against a plain reference.
-_ZERO = array("d", bytes(8 * OBSERVATION_SIZE))
-_SPHERES = [array("d", ((x >> SHIFT[g] & 3) / 3 for g in range(NUM_GANGS))) for x in range(256)]
-_GANG_BITS = [array("d", (float(b >> g & 1) for g in range(NUM_GANGS))) for b in range(16)]
+_ZERO = array("f", bytes(4 * OBSERVATION_SIZE))
+_SPHERES = [array("f", ((x >> SHIFT[g] & 3) / 3 for g in range(NUM_GANGS))) for x in range(256)]
+_GANG_BITS = [array("f", (float(b >> g & 1) for g in range(NUM_GANGS))) for b in range(16)]
 _SUPPLY = [x / SPHERES_PER_GANG for x in range(SPHERES_PER_GANG + 1)]
-_PILE = [[array("d", (k / 11, float(e))) for e in range(2)] for k in range(12)]
+_PILE = [[array("f", (k / 11, float(e))) for e in range(2)] for k in range(12)]
 _LAYER = [1.0 / (1 + i) for i in range(NUM_POIS + 1)]
 _HAND = 1 + NUM_CAST + NUM_POIS + 1  # a hand's offset in a seat's block
 _Z_SAFE = _ZERO[:NUM_POIS]
@@ -110,7 +110,7 @@ _LAST_LIMIT = 256
 
 
 def observation_tensor(game: GangsOfGreenCity, s: State, player: int) -> array:
-    """Returns ``player``'s observation (the layout in the module docstring), an array("d") of floats."""
+    """Returns ``player``'s observation (the layout in the module docstring), a float32 array("f")."""
     key = (id(game), player)
     last = _LAST.get(key)
     if last is not None and last[0] is game:  # the game is held, so its id is not reused

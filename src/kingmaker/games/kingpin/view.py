@@ -371,7 +371,7 @@ def tensor_size(t) -> int:
     return t.n_sq * (t.n_tiles + 6) + 6 * t.n_tiles + 2 * len(t.mafias) + 17
 
 
-# The encoder fills a fresh array("d") of floats (numpy reads its buffer directly). A square's
+# The encoder fills a fresh float32 array("f") (numpy views its buffer without a copy). A square's
 # T+6 values come from a table built once per tile count: by card (tile << 2 | facing), owner
 # (mine, theirs, unknown) and turn. A move changes one or two squares, so each (game, player)
 # keeps its last state and tensor, and the next tensor starts from a copy of that one: it
@@ -393,7 +393,7 @@ def _square_table(T: int) -> tuple[list[array], list[array]]:
         for c in range(T * 4):
             tl, f = c >> 2, c & 3
             for o in range(3):
-                v = array("d", bytes(8 * per))
+                v = array("f", bytes(4 * per))
                 if o < 2:
                     v[o] = 1.0
                 v[2 + tl] = 1.0
@@ -404,7 +404,7 @@ def _square_table(T: int) -> tuple[list[array], list[array]]:
 
 
 def observation_tensor(game: Kingpin, s: State, player: int) -> array:
-    """Returns ``player``'s observation as a flat array("d") of floats (numpy reads its buffer without a
+    """Returns ``player``'s observation as a flat float32 array("f") (numpy views its buffer without a
     copy), encoded as the module docstring says."""
     key = (id(game), player)
     last = _LAST.get(key)
@@ -417,7 +417,7 @@ def observation_tensor(game: Kingpin, s: State, player: int) -> array:
         size = tensor_size(t)
         zeros = _ZEROS.get(size)
         if zeros is None:
-            zeros = _ZEROS[size] = array("d", bytes(8 * size))
+            zeros = _ZEROS[size] = array("f", bytes(4 * size))
         out = zeros[:]
         _encode(game, s, player, out, None)
     if len(_LAST) >= _LAST_LIMIT:
@@ -436,6 +436,7 @@ def _encode(game: Kingpin, s: State, player: int, out: array, ps: State | None) 
     mafia = s.mafia
     own = game.owners(mafia) if mafia[0] >= 0 and mafia[1] >= 0 else None
     per = T + 6
+    zero = _ZEROS[tensor_size(t)]
     table = _SQUARES.get(T)
     if table is None:
         table = _SQUARES[T] = _square_table(T)
@@ -449,7 +450,6 @@ def _encode(game: Kingpin, s: State, player: int, out: array, ps: State | None) 
                 out[base:base + per] = vec[c * 3 + (2 if own is None else 0 if own[c >> 2] == me else 1)]
     elif board is not ps.board:
         pb = ps.board
-        zero = _ZEROS[tensor_size(t)]
         for sq in range(S):
             c = board[sq]
             if c != pb[sq]:
@@ -461,7 +461,7 @@ def _encode(game: Kingpin, s: State, player: int, out: array, ps: State | None) 
     b = S * per
     if ps is None or s.hand is not ps.hand or s.deck is not ps.deck:
         if ps is not None:
-            out[b:b + 4 * T] = _ZEROS[tensor_size(t)][:4 * T]
+            out[b:b + 4 * T] = zero[:4 * T]
         for i, group in enumerate((s.hand[me], s.deck[me], s.hand[them], s.deck[them])):
             o = b + i * T
             for x in group:
@@ -474,7 +474,7 @@ def _encode(game: Kingpin, s: State, player: int, out: array, ps: State | None) 
             out[b + M + mafia[them]] = 1.0
     c0 = b + 2 * M
     if ps is not None:
-        out[c0:] = _ZEROS[tensor_size(t)][:17 + 2 * T]
+        out[c0:] = zero[:17 + 2 * T]
     out[c0] = s.track[me] / game.track_start
     out[c0 + 1] = s.track[them] / game.track_start
     out[c0 + 2 + _PHASE_INDEX[s.phase]] = 1.0

@@ -245,7 +245,7 @@ _STACKS0, _DISC0, _SIZES0, _STOCK0, _PHASE0, _ROUND0, _CUR0 = 52, 468, 520, 524,
 _DEAL0, _FLAGS0, _TOTALS0, _HIST0, _SHOWN0, _ABIL0, _PLAYERS0 = 540, 541, 544, 548, 568, 776, 777
 
 
-_ZERO = array("d", bytes(8 * TENSOR_SIZE))
+_ZERO = array("f", bytes(4 * TENSOR_SIZE))
 
 
 def _add_counts(out: array, base: int, mask: int) -> None:
@@ -255,7 +255,7 @@ def _add_counts(out: array, base: int, mask: int) -> None:
 
 
 def observation_tensor(game: Kingpins, s: State, player: int) -> array:
-    """Returns ``player``'s observation as a flat array("d") of floats (numpy reads its buffer without a
+    """Returns ``player``'s observation as a flat float32 array("f") (numpy views its buffer without a
     copy), encoded as the module docstring says."""
     n = game.num_players
     out = _ZERO[:]

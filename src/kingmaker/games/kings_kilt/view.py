@@ -7,7 +7,7 @@ discards, and the counts of others' hands. At the end every family is shown
 shuffled into a new draw pile, everyone knows which cards that pile holds
 (they saw the discards), so the view shows its make-up (ruling KK-16).
 
-Observation tensor (``observation_tensor``), a flat list of floats; seats are
+Observation tensor (``observation_tensor``), a flat float32 array("f"); seats are
 relative to the observer (seat 0 is the observer, seat 1 the next player
 clockwise, ...), n = number of players::
 
@@ -337,18 +337,18 @@ def observation_size(n: int) -> int:
 
 
 _PHASE_SLOT = {SETUP_FAMILY: 0, SETUP_INFLUENCE: 1, SETUP_ROW: 2, PLAY: 3, FILL: 4, REVEAL: 5, END: 6}
-# The encoder fills a fresh array("d") of floats (numpy reads its buffer directly) from tables built
+# The encoder fills a fresh float32 array("f") (numpy views its buffer without a copy) from tables built
 # once: a card's 9 values, a clan bit set's 8, and the zero tensor of each player count.
 _CARD_VEC = [
-    array("d", [1.0 if c == (k & 7) else 0.0 for c in range(NUM_CLANS)] + [1.0 if k >= NUM_CLANS else 0.0])
+    array("f", [1.0 if c == (k & 7) else 0.0 for c in range(NUM_CLANS)] + [1.0 if k >= NUM_CLANS else 0.0])
     for k in range(2 * NUM_CLANS)
 ]
-_CLAN_BITS = [array("d", (float(b >> c & 1) for c in range(NUM_CLANS))) for b in range(1 << NUM_CLANS)]
-_ZEROS = {n: array("d", bytes(8 * observation_size(n))) for n in range(1, 9)}
+_CLAN_BITS = [array("f", (float(b >> c & 1) for c in range(NUM_CLANS))) for b in range(1 << NUM_CLANS)]
+_ZEROS = {n: array("f", bytes(4 * observation_size(n))) for n in range(1, 9)}
 
 
 def observation_tensor(game: KingsKilt, s: State, player: int) -> array:
-    """Returns ``player``'s observation, laid out as in the module's table, as an array("d") of floats."""
+    """Returns ``player``'s observation, laid out as in the module's table, as a float32 array("f")."""
     n = game.num_players
     out = _ZEROS[n][:]
     cp = rules.current_player(game, s)

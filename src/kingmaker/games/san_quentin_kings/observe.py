@@ -102,7 +102,7 @@ def _fist_status(s: State, q: int, n: int) -> int:
     return 4
 
 
-# The encoder fills a fresh array("d") of floats (numpy reads its buffer directly; ints are stored
+# The encoder fills a fresh float32 array("f") (numpy views its buffer without a copy; ints are stored
 # as floats by the array itself). The blocks read from a player's 15 pieces, 6 known goods and
 # fight-area cards are built once per distinct run of counts and copied in one slice: bounded
 # memos, pure functions of the run.
@@ -115,7 +115,7 @@ _KNOWN: dict[tuple[int, ...], array] = {}
 def _memo(memo: dict[tuple[int, ...], array], key: tuple[int, ...], values: list) -> array:
     if len(memo) >= _MEMO_LIMIT:
         memo.clear()
-    block = memo[key] = array("d", values)
+    block = memo[key] = array("f", values)
     return block
 
 
@@ -132,7 +132,7 @@ def _pieces_block(pc: tuple[int, ...]) -> array:
 # it against a plain reference, states in any order.
 _LAST: dict[tuple[int, int], tuple[SanQuentinKings, State, array]] = {}
 _LAST_LIMIT = 256
-_Z = array("d", bytes(8 * 68))
+_Z = array("f", bytes(4 * 68))
 _Z13, _Z8, _Z23, _Z5 = _Z[:13], _Z[:8], _Z[:23], _Z[:5]
 _CARDS: dict[tuple[int, ...], tuple[array, int, int, int]] = {}
 
@@ -148,12 +148,12 @@ def _cards_block(cards: tuple[int, ...]) -> tuple[array, int, int, int]:
             value[CARD_TYPE[code]] += CARD_VALUE[code]
     if len(_CARDS) >= _MEMO_LIMIT:
         _CARDS.clear()
-    block = _CARDS[cards] = (array("d", counts), value[0], value[1], value[2])
+    block = _CARDS[cards] = (array("f", counts), value[0], value[1], value[2])
     return block
 
 
 def observation_tensor(game: SanQuentinKings, s: State, player: int) -> array:
-    """Returns ``player``'s observation (layout in the module docstring), an array("d") of floats."""
+    """Returns ``player``'s observation (layout in the module docstring), a float32 array("f")."""
     key = (id(game), player)
     last = _LAST.get(key)
     if last is not None and last[0] is game:  # the game is held, so its id is not reused
@@ -164,7 +164,7 @@ def observation_tensor(game: SanQuentinKings, s: State, player: int) -> array:
         n = game.n
         zeros = _ZEROS.get(n)
         if zeros is None:
-            zeros = _ZEROS[n] = array("d", bytes(8 * (GLOBAL + n * SEAT)))
+            zeros = _ZEROS[n] = array("f", bytes(4 * (GLOBAL + n * SEAT)))
         out = zeros[:]
         _encode(game, s, player, out, None)
     if len(_LAST) >= _LAST_LIMIT:
@@ -252,6 +252,8 @@ def _encode(game: SanQuentinKings, s: State, player: int, out: array, ps: State 
     fist_phase = phase in (P_FISTS, P_DRUGPAY) and fists
     inflight, passed, initiator = s.inflight, s.passed, s.initiator
     jk = player * n * GOODS
+    ps_fight = not full and ps.block >= 0 and (ps.block <= 3 or ps.block == 7)
+    ps_fists = not full and ps.phase in (P_FISTS, P_DRUGPAY) and ps.fists
     for r in range(n):
         q = player + r
         if q >= n:
@@ -259,8 +261,10 @@ def _encode(game: SanQuentinKings, s: State, player: int, out: array, ps: State 
         b = GLOBAL + r * SEAT
         if not full:
             out[b:b + 8] = _Z8
-            out[b + 23:b + 46] = _Z23
-            out[b + 55:b + 60] = _Z5
+            if ps_fight:  # the fight area and the fist step are written only in a fight, at the fists
+                out[b + 23:b + 46] = _Z23
+            if ps_fists:
+                out[b + 55:b + 60] = _Z5
         if q == initiator:
             out[b] = 1.0
         if q in acting:
