@@ -64,12 +64,17 @@ def test_place_and_tried_bribes_match_the_ranking_after_apply(players):
     for s, p in positions(g, 5 + players, 4):
         r = g.ranking(s)
         assert bot._place(g, s, p) == (r.index(p) if p in r else len(r))
+        keys = bot._keys(s, g.n)
+        assert bot._place_in(keys, p) == bot._place(g, s, p)
         if s.phase != P_TURN or s.queue or not s.goods[p * GSIZE + CHIPS]:
             continue
         need = s.need if s.flags & F_COMMITTED else ROUND_CARDS[s.rnd]
         for a in g.legal_actions(s, p):
             if A.TAKE0 <= a < A.STEAL0 or A.KILL0 <= a < A.TOSOL0:
                 after = g.ranking(g.apply(s, a, p))
-                assert bot._bribed_place(g, s, p, a, need) == (after.index(p) if p in after else len(after)), a
+                place = after.index(p) if p in after else len(after)
+                assert bot._bribed_place(g, s, p, a, need) == place, a
+                # the keys of the players the bribe leaves alone, reused
+                assert bot._bribed_place(g, s, p, a, need, keys) == place, a
                 tried += 1
     assert tried > 100

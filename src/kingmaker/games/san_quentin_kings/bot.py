@@ -133,13 +133,32 @@ def _place_of(s: State, player: int, n: int, pieces: tuple[int, ...], bribed: tu
     return place
 
 
-def _bribed_place(game: SanQuentinKings, s: State, p: int, a: int, need: int) -> int:
+def _keys(s: State, n: int) -> list:
+    """Every player's ``_fight_key`` with the fight areas of ``s``."""
+    pr = PRIORITY[s.block]
+    pieces, bribed = s.pieces, s.bribed
+    return [_fight_key(s, q, n, pieces, bribed, pr) for q in range(n)]
+
+
+def _place_in(keys: list, player: int) -> int:
+    """``_place_of`` from every player's key: how many placed players have a greater key."""
+    mine = keys[player]
+    place = 0
+    for q, k in enumerate(keys):
+        if q != player and k is not None and (mine is None or k > mine):
+            place += 1
+    return place
+
+
+def _bribed_place(game: SanQuentinKings, s: State, p: int, a: int, need: int, keys: list | None = None) -> int:
     """Returns p's place in the fight after bribe ``a`` (take, free or kill: pieces only).
 
     The pieces are moved as ``bribes.apply_bribe`` moves them when the turn goes on
     after the bribe (``rules.run`` stops at p again: a card is still owed and p can
     draw or play a shank); otherwise the turn ends and what follows is the rules'
-    business, so the state ``apply`` returns is read."""
+    business, so the state ``apply`` returns is read. ``keys`` (``_keys(s, n)``), when
+    given, saves working out again the keys of the players the bribe leaves alone (a
+    player's key reads only its own fight area and the pieces bribed into it)."""
     n = game.n
     o = p * GSIZE
     if need <= 0 or not (sum(s.fdeck) + sum(s.fdisc) > 0 or s.goods[o + SH] or s.goods[o + SH + 1]
@@ -147,6 +166,7 @@ def _bribed_place(game: SanQuentinKings, s: State, p: int, a: int, need: int) ->
         return _place(game, game.apply(s, a, p), p)
     pieces = list(s.pieces)
     bribed = s.bribed
+    h = p
     if a < A.FREE0 or a >= A.KILL0:  # take or kill: the piece leaves its holder's area
         x, t = divmod(a - (A.TAKE0 if a < A.FREE0 else A.KILL0), 3)
         h, ow = divmod(x, A.MAXP)
@@ -165,7 +185,15 @@ def _bribed_place(game: SanQuentinKings, s: State, p: int, a: int, need: int) ->
         t = a - A.FREE0
         pieces[p * PSIZE + SOL + t] -= 1
         pieces[p * PSIZE + FIGHT + t] += 1
-    return _place_of(s, p, n, pieces, bribed)
+    if keys is None:
+        return _place_of(s, p, n, pieces, bribed)
+    # Only p's and the holder's fight areas changed.
+    pr = PRIORITY[s.block]
+    keys = list(keys)
+    keys[p] = _fight_key(s, p, n, pieces, bribed, pr)
+    if h != p:
+        keys[h] = _fight_key(s, h, n, pieces, bribed, pr)
+    return _place_in(keys, p)
 
 
 def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.Random) -> int:
@@ -262,40 +290,61 @@ def _fist(s: State, p: int, legal: list[int]) -> int:
 
 def _turn(game: SanQuentinKings, s: State, p: int, legal: list[int], rng: random.Random) -> int:
     committed = s.flags & F_COMMITTED
-    st = strength(s, p)
+    # p's pieces in the fight by type (``fight.strength``'s, inline): with the pieces bribed in
     f = p * PSIZE + FIGHT
-    present = [s.pieces[f + t] > 0 for t in range(3)]
+    pieces = s.pieces
+    a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
     for _h, _o, t in s.bribed:
         if _h == p:
-            present[t] = True
-    place = _place(game, s, p)
-    hand = s.goods[p * GSIZE + SH : p * GSIZE + SH + 3]
+            if t == 0:
+                a0 += 1
+            elif t == 1:
+                a1 += 1
+            else:
+                a2 += 1
+    present = (a0 > 0, a1 > 0, a2 > 0)
+    keys = _keys(s, game.n)
+    place = _place_in(keys, p)
+    o = p * GSIZE + SH
+    hand = s.goods[o : o + 3]
     good_shanks = [A.SHANK0 + t for t in range(3) if hand[t] and present[t]]
-    top = max(range(3), key=lambda t: st[t])
-    good_shanks.sort(key=lambda a: (a - A.SHANK0) != top)
+    if len(good_shanks) > 1:
+        # the strongest type first (``strength``: the cards count while a piece stands)
+        c0, c1, c2 = _card_strength(s.cards[p])
+        st = (a0 + c0 if a0 else 0, a1 + c1 if a1 else 0, a2 + c2 if a2 else 0)
+        top = 0
+        if st[1] > st[0]:
+            top = 1
+        if st[2] > st[top]:
+            top = 2
+        good_shanks.sort(key=lambda a: (a - A.SHANK0) != top)
     need = s.need if committed else ROUND_CARDS[s.rnd]
     # A bribe that wins the fight is worth its chip.
     if s.goods[p * GSIZE + CHIPS] and place > 0 and (need == 0 or not good_shanks):
         options = [a for a in legal if A.TAKE0 <= a < A.STEAL0 or A.KILL0 <= a < A.TOSOL0]
         rng.shuffle(options)
         for a in options:
-            if _bribed_place(game, s, p, a, need) == 0:
+            if _bribed_place(game, s, p, a, need, keys) == 0:
                 return a
     if need <= 0:
         return A.END_TURN if A.END_TURN in legal else legal[0]
     if good_shanks:
         return good_shanks[0]
     if A.DRAW in legal:
-        deck = s.fdeck
-        size = sum(deck)
-        if size:
-            good = sum(CARD_VALUE[k] * deck[k] for k in range(len(deck)) if CARD_TYPE[k] >= 0 and present[CARD_TYPE[k]])
-            bad = deck[GUARD] + deck[PAROLE]
-            risky = (good - 1.5 * bad) / size < 0.15
-        else:
-            risky = False
-        if committed or not (place == 0 and s.rnd >= 2) and not (risky and place == 0):
+        if committed or place != 0:
             return A.DRAW
+        if s.rnd < 2:  # then the draw's risk decides
+            deck = s.fdeck
+            size = sum(deck)
+            if size:
+                good = sum(CARD_VALUE[k] * deck[k] for k in range(len(deck))
+                           if CARD_TYPE[k] >= 0 and present[CARD_TYPE[k]])
+                bad = deck[GUARD] + deck[PAROLE]
+                risky = (good - 1.5 * bad) / size < 0.15
+            else:
+                risky = False
+            if not risky:
+                return A.DRAW
     if not committed and A.PASS in legal:
         return A.PASS
     return legal[0]
