@@ -80,10 +80,11 @@ def test_kept_evaluations_are_bounded():
         bot.MEMO_MAX = old
 
 
-def test_bounds_are_above_the_evaluations():
+@pytest.mark.parametrize("options", [{}, {"board": "B"}, {"goodfellas": True}, {"long_night": True}])
+def test_bounds_are_above_the_evaluations(options):
     """The heuristic skips a move whose bound (no enemy attack, every enemy tile on the board
     liquidated by its own attack) is below the best so far: the bound must hold for every move."""
-    g = kingmaker.make("kingpin")
+    g = kingmaker.make("kingpin", 2, **options)
     moves = 0
     for s, p in positions(g, 7, 1):
         legal = g.legal_actions(s, p)
