@@ -198,6 +198,7 @@ class _PacedSender:
             self.timer = self.loop.call_later(max(self.EARLY, self.pacer.next_slot() - now), self._wake)
 
     def stop(self) -> None:
+        self.started = False
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
