@@ -9,48 +9,10 @@ hot paths were optimised (issue 16 §1); a change of behaviour changes them.
 
 from __future__ import annotations
 
-import hashlib
-import random
-
 import pytest
+from rules_digest import digest
 
 import kingmaker
-from kingmaker.core.api import CHANCE, SIMULTANEOUS, TERMINAL
-
-
-def digest(game, seeds) -> str:
-    """Returns the sha256 of seeded random games: states, legal lists, chance lists, returns."""
-    h = hashlib.sha256()
-
-    def upd(x) -> None:
-        h.update(repr(x).encode())
-
-    for seed in seeds:
-        rng = random.Random(seed)
-        s = game.new_initial_state()
-        while True:
-            upd(s)
-            cp = game.current_player(s)
-            upd(cp)
-            if cp == TERMINAL:
-                break
-            if cp == CHANCE:
-                oc = game.chance_outcomes(s)
-                upd(oc)
-                upd(game.legal_actions(s))
-                a = rng.choices([o for o, _ in oc], [pr for _, pr in oc])[0]
-                p = None
-            else:
-                ps = game.simultaneous_players(s) if cp == SIMULTANEOUS else (cp,)
-                upd(ps)
-                lists = [game.legal_actions(s, q) for q in ps]
-                upd(lists)
-                k = rng.randrange(len(ps))
-                p, a = ps[k], rng.choice(lists[k])
-            s = game.apply(s, a, p)
-        upd(game.returns(s))
-    return h.hexdigest()
-
 
 # (players, options, seeds) -> the digest recorded from the unoptimised rules.
 CASES = [
