@@ -13,30 +13,15 @@ import random
 
 import ggc_reference_bot as ref
 import pytest
+import seeded_positions
 
 import kingmaker
-from kingmaker.core.api import CHANCE, TERMINAL
-from kingmaker.core.match import sample_chance
 from kingmaker.games.gangs_of_green_city import bot
 
 
 def positions(g, seed: int, games: int):
-    """Yields (state, player) at every decision of seeded games (mostly heuristic moves)."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        s = g.new_initial_state()
-        while g.current_player(s) != TERMINAL:
-            cp = g.current_player(s)
-            if cp == CHANCE:
-                s = g.apply(s, sample_chance(g.chance_outcomes(s), rng))
-                continue
-            ps = [cp] if cp >= 0 else list(g.acting_players(s))
-            for p in ps:
-                yield s, p
-            p = ps[0]
-            legal = g.legal_actions(s, p)
-            a = ref.heuristic_action(g, s, p, random.Random(rng.random())) if rng.random() < 0.85 else rng.choice(legal)
-            s = g.apply(s, a, p)
+    """Yields (state, player) at every decision of seeded games (mostly the reference heuristic's moves)."""
+    return seeded_positions.positions(g, seed, games, ref.heuristic_action, 0.85)
 
 
 @pytest.mark.parametrize(

@@ -14,28 +14,16 @@ import random
 
 import kingpin_reference_bot as ref
 import pytest
+import seeded_positions
 
 import kingmaker
-from kingmaker.core.api import CHANCE, TERMINAL
-from kingmaker.core.match import sample_chance
 from kingmaker.games.kingpin import bot
 from kingmaker.games.kingpin.state import PLAY
 
 
 def positions(g, seed: int, games: int):
-    """Yields (state, player) at every decision of seeded games (mostly heuristic moves)."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        s = g.new_initial_state()
-        while g.current_player(s) != TERMINAL:
-            cp = g.current_player(s)
-            if cp == CHANCE:
-                s = g.apply(s, sample_chance(g.chance_outcomes(s), rng))
-                continue
-            yield s, cp
-            legal = g.legal_actions(s, cp)
-            a = ref.heuristic_action(g, s, cp, random.Random(rng.random())) if rng.random() < 0.7 else rng.choice(legal)
-            s = g.apply(s, a, cp)
+    """Yields (state, player) at every decision of seeded games (mostly the reference heuristic's moves)."""
+    return seeded_positions.positions(g, seed, games, ref.heuristic_action, 0.7)
 
 
 @pytest.mark.parametrize("options", [{}, {"board": "B"}, {"goodfellas": True}, {"long_night": True}])

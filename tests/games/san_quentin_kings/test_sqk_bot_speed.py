@@ -13,11 +13,10 @@ from __future__ import annotations
 import random
 
 import pytest
+import seeded_positions
 import sqk_reference_bot as ref
 
 import kingmaker
-from kingmaker.core.api import CHANCE, TERMINAL
-from kingmaker.core.match import sample_chance
 from kingmaker.games.san_quentin_kings import actions as A
 from kingmaker.games.san_quentin_kings import bot
 from kingmaker.games.san_quentin_kings.data import ROUND_CARDS
@@ -25,22 +24,8 @@ from kingmaker.games.san_quentin_kings.state import CHIPS, F_COMMITTED, GSIZE, P
 
 
 def positions(g, seed: int, games: int):
-    """Yields (state, player) at every decision of seeded games (mostly heuristic moves)."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        s = g.new_initial_state()
-        while g.current_player(s) != TERMINAL:
-            cp = g.current_player(s)
-            if cp == CHANCE:
-                s = g.apply(s, sample_chance(g.chance_outcomes(s), rng))
-                continue
-            ps = [cp] if cp >= 0 else list(g.acting_players(s))
-            for p in ps:
-                yield s, p
-            for p in ps:
-                legal = g.legal_actions(s, p)
-                a = ref.heuristic_action(g, s, p, random.Random(rng.random())) if rng.random() < 0.8 else rng.choice(legal)
-                s = g.apply(s, a, p)
+    """Yields (state, player) at every decision of seeded games (mostly the reference heuristic's moves)."""
+    return seeded_positions.positions(g, seed, games, ref.heuristic_action, 0.8)
 
 
 @pytest.mark.parametrize("players, options", [(3, {}), (4, {"guards": 10}), (5, {"guards": 6})])
