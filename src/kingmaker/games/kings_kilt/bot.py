@@ -25,7 +25,8 @@ import random
 from typing import TYPE_CHECKING
 
 from . import actions as A
-from .data import ASCEND, BELOW, CELLS, HEIGHT, NEIGHBOUR_MASK, NUM_CLANS, ROW
+from .data import ASCEND, BELOW, CELLS, HEIGHT, NUM_CLANS, ROW
+from .rules import betray_targets
 from .state import FILL, PLAY, REVEAL, State
 
 if TYPE_CHECKING:
@@ -159,23 +160,9 @@ def _play(game: KingsKilt, s: State, player: int, rng: random.Random) -> int:
                 if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
                     ascents.append(b + 1)
     hand = s.hands[player]
-    targets: list[tuple[int, int]] = []  # (clan, cells it may betray): a card next to one of
-    betrayals = 0  # the clan's, or any card when the clan holds the throne
-    if any(hand):
-        near = [0] * NUM_CLANS
-        occupied = 0
-        for i in range(CELLS):
-            k = pyr[i]
-            if k >= 0:
-                occupied |= 1 << i
-                near[k & 7] |= NEIGHBOUR_MASK[i]
-        king = pyr[0] & 7 if pyr[0] >= 0 else -1
-        for k in range(NUM_CLANS):
-            if hand[k]:
-                mask = occupied if k == king else near[k] & occupied
-                if mask:
-                    targets.append((k, mask))
-                    betrayals += mask.bit_count()
+    # (clan, cells it may betray): a card next to one of the clan's, or any when it holds the throne
+    targets = betray_targets(pyr, hand) if any(hand) else []
+    betrayals = sum(mask.bit_count() for _, mask in targets)
     if len(ascents) + betrayals + crowned <= 1:  # one legal move (passing when nothing else is)
         if ascents:
             return ascents[0]

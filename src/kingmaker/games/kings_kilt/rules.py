@@ -157,6 +157,27 @@ def legal_actions(game: KingsKilt, s: State, player: int | None = None) -> list[
     return [A.REVEAL0 + k for k in sorted(s.family[cp]) if not rev >> k & 1]
 
 
+def betray_targets(pyr: tuple[int, ...], hand: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Returns (clan, bit mask of the cells it may betray) for every clan with a card in ``hand``
+    and at least one target: a card next to one of the clan's, or any card when the clan
+    holds the throne (Influence and Betrayal). One pass over the pyramid."""
+    near = [0] * NUM_CLANS
+    occupied = 0
+    for i in range(CELLS):
+        k = pyr[i]
+        if k >= 0:
+            occupied |= 1 << i
+            near[k & 7] |= NEIGHBOUR_MASK[i]
+    king = pyr[0] & 7 if pyr[0] >= 0 else -1
+    out = []
+    for k in range(NUM_CLANS):
+        if hand[k]:
+            mask = occupied if k == king else near[k] & occupied
+            if mask:
+                out.append((k, mask))
+    return out
+
+
 def _play_actions(game: KingsKilt, s: State, p: int) -> list[int]:
     pyr = s.pyramid
     out: list[int] = []
@@ -172,25 +193,14 @@ def _play_actions(game: KingsKilt, s: State, p: int) -> list[int]:
                     out.append(b + 1)
     hand = s.hands[p]
     if any(hand):
-        # One pass over the pyramid: the cells each clan neighbours, and the occupied cells.
-        near = [0] * NUM_CLANS
-        occupied = 0
-        for i in range(CELLS):
-            k = pyr[i]
-            if k >= 0:
-                occupied |= 1 << i
-                near[k & 7] |= NEIGHBOUR_MASK[i]
-        king = pyr[0] & 7 if pyr[0] >= 0 else -1
-        for k in range(NUM_CLANS):
-            if hand[k]:
-                mask = occupied if k == king else near[k] & occupied
-                base = A.BETRAY0 + k * CELLS
-                t = 0
-                while mask:
-                    if mask & 1:
-                        out.append(base + t)
-                    mask >>= 1
-                    t += 1
+        for k, mask in betray_targets(pyr, hand):
+            base = A.BETRAY0 + k * CELLS
+            t = 0
+            while mask:
+                if mask & 1:
+                    out.append(base + t)
+                mask >>= 1
+                t += 1
     if s.crowned or not out:
         out.append(A.PASS)
     return out
