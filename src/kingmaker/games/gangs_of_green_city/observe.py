@@ -48,6 +48,7 @@ from array import array
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
+from ...core.tensors import LastTensors
 from .data import MAX_ESCALATIONS, NUM_CAST, NUM_GANGS, NUM_HERO, NUM_POIS, SPHERES_PER_GANG
 from .state import FIELDS, OVER, SHIFT, State
 
@@ -105,24 +106,12 @@ _Z_TURN = _ZERO[:O_PILES - O_ACTIVE]
 _Z_PILES = _ZERO[:O_HERO_DISC - O_PILES]
 _Z_HERO_DISC = _ZERO[:NUM_HERO + MAX_ESCALATIONS]
 _Z_TAIL = _ZERO[:O_OPTIONS - O_QUIET]
-_LAST: dict[tuple[int, int], tuple[GangsOfGreenCity, State, array]] = {}
-_LAST_LIMIT = 256
+_LAST = LastTensors()
 
 
 def observation_tensor(game: GangsOfGreenCity, s: State, player: int) -> array:
-    """Returns ``player``'s observation (the layout in the module docstring), a float32 array("f")."""
-    key = (id(game), player)
-    last = _LAST.get(key)
-    if last is not None and last[0] is game:  # the game is held, so its id is not reused
-        t = last[2][:]
-        if last[1] is not s:
-            _update(game, s, last[1], player, t)
-    else:
-        t = _full(game, s, player)
-    if len(_LAST) >= _LAST_LIMIT:
-        _LAST.clear()
-    _LAST[key] = (game, s, t[:])  # a copy: the caller may change the one returned
-    return t
+    """Returns ``player``'s observation (the layout in the module docstring), an array("f") of floats."""
+    return _LAST.tensor(game, s, player, _full, _update)
 
 
 def _full(game: GangsOfGreenCity, s: State, player: int) -> array:
@@ -172,7 +161,7 @@ def _full(game: GangsOfGreenCity, s: State, player: int) -> array:
     return t
 
 
-def _update(game: GangsOfGreenCity, s: State, ps: State, player: int, t: array) -> None:
+def _update(game: GangsOfGreenCity, s: State, player: int, t: array, ps: State) -> None:
     """Turns ``t``, the observation of ``ps``, into the one of ``s`` (same game and player)."""
     n = game.num_players
     if s.spheres is not ps.spheres:

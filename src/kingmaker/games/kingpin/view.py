@@ -43,6 +43,7 @@ from array import array
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE
+from ...core.tensors import LastTensors
 from .data import DIRS, MAFIA_INFO, SIDES
 from .state import (
     CHOOSE,
@@ -380,8 +381,7 @@ def tensor_size(t) -> int:
 # tests/rl/test_rl_encoders.py checks it against a plain reference in any order of states.
 _ZEROS: dict[int, array] = {}
 _SQUARES: dict[int, tuple[list[array], list[array]]] = {}
-_LAST: dict[tuple[int, int], tuple[Kingpin, State, array]] = {}
-_LAST_LIMIT = 256
+_LAST = LastTensors()
 
 
 def _square_table(T: int) -> tuple[list[array], list[array]]:
@@ -406,23 +406,21 @@ def _square_table(T: int) -> tuple[list[array], list[array]]:
 def observation_tensor(game: Kingpin, s: State, player: int) -> array:
     """Returns ``player``'s observation as a flat float32 array("f") (numpy views its buffer without a
     copy), encoded as the module docstring says."""
-    key = (id(game), player)
-    last = _LAST.get(key)
-    if last is not None and last[0] is game and last[1].mafia == s.mafia:  # the game is held: its id stays
-        out = last[2][:]
-        if last[1] is not s:
-            _encode(game, s, player, out, last[1])
-    else:
-        t = game.t
-        size = tensor_size(t)
-        zeros = _ZEROS.get(size)
-        if zeros is None:
-            zeros = _ZEROS[size] = array("f", bytes(4 * size))
-        out = zeros[:]
-        _encode(game, s, player, out, None)
-    if len(_LAST) >= _LAST_LIMIT:
-        _LAST.clear()
-    _LAST[key] = (game, s, out[:])  # a copy: the caller may change the one returned
+    return _LAST.tensor(game, s, player, _full, _encode, _same_mafias)
+
+
+def _same_mafias(ps: State, s: State) -> bool:
+    return ps.mafia == s.mafia
+
+
+def _full(game: Kingpin, s: State, player: int) -> array:
+    """Returns ``player``'s observation built from zero."""
+    size = tensor_size(game.t)
+    zeros = _ZEROS.get(size)
+    if zeros is None:
+        zeros = _ZEROS[size] = array("f", bytes(4 * size))
+    out = zeros[:]
+    _encode(game, s, player, out, None)
     return out
 
 

@@ -45,6 +45,7 @@ from array import array
 from typing import TYPE_CHECKING
 
 from ...core.api import SIMULTANEOUS
+from ...core.tensors import LastTensors
 from . import actions as A
 from .data import CARD_TYPE, CARD_VALUE, PIECES_PER_TYPE
 from .recall import GOODS, deck_at
@@ -130,8 +131,7 @@ def _pieces_block(pc: tuple[int, ...]) -> array:
 # fight deck) are rewritten only when their tuple changed; the rest (turn, fight and fist
 # flags, the market) is cleared and rewritten every time. tests/rl/test_rl_encoders.py checks
 # it against a plain reference, states in any order.
-_LAST: dict[tuple[int, int], tuple[SanQuentinKings, State, array]] = {}
-_LAST_LIMIT = 256
+_LAST = LastTensors()
 _Z = array("f", bytes(4 * 68))
 _Z13, _Z8, _Z23, _Z5 = _Z[:13], _Z[:8], _Z[:23], _Z[:5]
 _CARDS: dict[tuple[int, ...], tuple[array, int, int, int]] = {}
@@ -154,22 +154,17 @@ def _cards_block(cards: tuple[int, ...]) -> tuple[array, int, int, int]:
 
 def observation_tensor(game: SanQuentinKings, s: State, player: int) -> array:
     """Returns ``player``'s observation (layout in the module docstring), a float32 array("f")."""
-    key = (id(game), player)
-    last = _LAST.get(key)
-    if last is not None and last[0] is game:  # the game is held, so its id is not reused
-        out = last[2][:]
-        if last[1] is not s:
-            _encode(game, s, player, out, last[1])
-    else:
-        n = game.n
-        zeros = _ZEROS.get(n)
-        if zeros is None:
-            zeros = _ZEROS[n] = array("f", bytes(4 * (GLOBAL + n * SEAT)))
-        out = zeros[:]
-        _encode(game, s, player, out, None)
-    if len(_LAST) >= _LAST_LIMIT:
-        _LAST.clear()
-    _LAST[key] = (game, s, out[:])  # a copy: the caller may change the one returned
+    return _LAST.tensor(game, s, player, _full, _encode)
+
+
+def _full(game: SanQuentinKings, s: State, player: int) -> array:
+    """Returns ``player``'s observation built from zero."""
+    n = game.n
+    zeros = _ZEROS.get(n)
+    if zeros is None:
+        zeros = _ZEROS[n] = array("f", bytes(4 * (GLOBAL + n * SEAT)))
+    out = zeros[:]
+    _encode(game, s, player, out, None)
     return out
 
 
