@@ -88,12 +88,8 @@ def _card_strength(cards: tuple[int, ...]) -> tuple[int, int, int]:
     return cs
 
 
-def _fight_key(s: State, q: int, n: int, pieces, bribed, pr: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Returns player q's place key in the fight (None: unplaced), with the fight areas given by
-    ``pieces`` and ``bribed``: ``fight.fight_key`` as integers, each type's ``4 * strength +
-    tie-breaker rank + 1`` (0 without strength), strongest first, then the initiating order."""
-    if not s.inflight >> q & 1:
-        return None
+def _in_fight(pieces, bribed, q: int) -> tuple[int, int, int]:
+    """Player q's pieces in the fight area by type, with the pieces bribed in (``fight.strength``'s counts)."""
     f = q * PSIZE + FIGHT
     a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
     for h, _o, t in bribed:
@@ -104,6 +100,16 @@ def _fight_key(s: State, q: int, n: int, pieces, bribed, pr: tuple[int, ...]) ->
                 a1 += 1
             else:
                 a2 += 1
+    return a0, a1, a2
+
+
+def _fight_key(s: State, q: int, n: int, pieces, bribed, pr: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Returns player q's place key in the fight (None: unplaced), with the fight areas given by
+    ``pieces`` and ``bribed``: ``fight.fight_key`` as integers, each type's ``4 * strength +
+    tie-breaker rank + 1`` (0 without strength), strongest first, then the initiating order."""
+    if not s.inflight >> q & 1:
+        return None
+    a0, a1, a2 = _in_fight(pieces, bribed, q)
     if not (a0 or a1 or a2):
         return None
     c0, c1, c2 = _card_strength(s.cards[q])
@@ -290,18 +296,8 @@ def _fist(s: State, p: int, legal: list[int]) -> int:
 
 def _turn(game: SanQuentinKings, s: State, p: int, legal: list[int], rng: random.Random) -> int:
     committed = s.flags & F_COMMITTED
-    # p's pieces in the fight by type (``fight.strength``'s, inline): with the pieces bribed in
-    f = p * PSIZE + FIGHT
-    pieces = s.pieces
-    a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
-    for _h, _o, t in s.bribed:
-        if _h == p:
-            if t == 0:
-                a0 += 1
-            elif t == 1:
-                a1 += 1
-            else:
-                a2 += 1
+    # p's pieces in the fight by type, with the pieces bribed in
+    a0, a1, a2 = _in_fight(s.pieces, s.bribed, p)
     present = (a0 > 0, a1 > 0, a2 > 0)
     keys = _keys(s, game.n)
     place = _place_in(keys, p)
