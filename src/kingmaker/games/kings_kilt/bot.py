@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from . import actions as A
 from .data import ASCEND, BELOW, CELLS, HEIGHT, NUM_CLANS, ROW
+from .rules import ascents as open_ascents
 from .rules import betray_targets
 from .state import FILL, PLAY, REVEAL, State
 
@@ -148,17 +149,7 @@ def _play(game: KingsKilt, s: State, player: int, rng: random.Random) -> int:
     scored as evaluate() after it less evaluate() now (see the module's docstring)."""
     pyr = s.pyramid
     crowned = s.crowned
-    ascents: list[int] = []
-    if not crowned:  # a card ascends towards a neighbouring card into an empty space
-        for i in range(1, CELLS):
-            if pyr[i] >= 0:
-                b = i * 2
-                dest, sup = ASCEND[b]
-                if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
-                    ascents.append(b)
-                dest, sup = ASCEND[b + 1]
-                if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
-                    ascents.append(b + 1)
+    ascents = [] if crowned else open_ascents(pyr)
     hand = s.hands[player]
     # (clan, cells it may betray): a card next to one of the clan's, or any when it holds the throne
     targets = betray_targets(pyr, hand) if any(hand) else []

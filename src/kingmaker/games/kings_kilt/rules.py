@@ -157,6 +157,22 @@ def legal_actions(game: KingsKilt, s: State, player: int | None = None) -> list[
     return [A.REVEAL0 + k for k in sorted(s.family[cp]) if not rev >> k & 1]
 
 
+def ascents(pyr: tuple[int, ...]) -> list[int]:
+    """Returns the ascend actions open in the pyramid, in action order: a card ascends towards
+    a neighbouring card into an empty space (Ascension; none once the King is crowned)."""
+    out = []
+    for i in range(1, CELLS):
+        if pyr[i] >= 0:
+            b = i * 2
+            dest, sup = ASCEND[b]
+            if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
+                out.append(b)
+            dest, sup = ASCEND[b + 1]
+            if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
+                out.append(b + 1)
+    return out
+
+
 def betray_targets(pyr: tuple[int, ...], hand: tuple[int, ...]) -> list[tuple[int, int]]:
     """Returns (clan, bit mask of the cells it may betray) for every clan with a card in ``hand``
     and at least one target: a card next to one of the clan's, or any card when the clan
@@ -180,17 +196,7 @@ def betray_targets(pyr: tuple[int, ...], hand: tuple[int, ...]) -> list[tuple[in
 
 def _play_actions(game: KingsKilt, s: State, p: int) -> list[int]:
     pyr = s.pyramid
-    out: list[int] = []
-    if not s.crowned:
-        for i in range(1, CELLS):
-            if pyr[i] >= 0:
-                b = i * 2
-                dest, sup = ASCEND[b]
-                if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
-                    out.append(b)
-                dest, sup = ASCEND[b + 1]
-                if dest >= 0 and pyr[dest] < 0 and pyr[sup] >= 0:
-                    out.append(b + 1)
+    out = [] if s.crowned else ascents(pyr)
     hand = s.hands[p]
     if any(hand):
         for k, mask in betray_targets(pyr, hand):
