@@ -28,6 +28,8 @@ from .data import (
     DISTRICT,
     FUNDRAISER,
     GHOST,
+    HAND_LIMIT,
+    HERO_DRAWS,
     MAX_SPHERES,
     METER,
     NEIGHBOURS,
@@ -112,11 +114,19 @@ def draw_odds(s: State) -> tuple[float, ...]:
     The known layers come first, top layer first; cards in the discard pile only come back
     after an ESCALATION! (they get a small weight, since the next one puts them on top).
     """
+    last = _last_odds  # the same field objects as last time: the same odds
+    if (s.gang_disc is last[1] and s.gang_layers is last[3] and s.gang_out is last[2]
+            and s.esc == last[0]):
+        return last[4]
     key = (s.esc, s.gang_disc, s.gang_out, s.gang_layers)
     odds = _odds_memo.get(key)
     if odds is None:
         odds = _remember(_odds_memo, key, tuple(_draw_odds(s)))
+    last[:] = (*key, odds)
     return odds
+
+
+_last_odds: list = [None] * 5  # draw_odds's last (esc, gang_disc, gang_out, gang_layers, odds)
 
 
 def _draw_odds(s: State) -> list[float]:
@@ -147,24 +157,33 @@ def evaluate(s: State, odds: tuple[float, ...] | None = None) -> float:
         return 1e6 if s.result == 1 else -1e6
     if odds is None:
         odds = draw_odds(s)
+    return _tail(_head(s, odds), s.ended, s.hands, s.cast, s.pawns, s.safe)
+
+
+def _head(s: State, odds: tuple[float, ...]) -> float:
+    """``evaluate``'s first part: recruitments, defeats, riots and the spheres' danger."""
     ended = s.ended
     v = 120.0 * bin(ended).count("1") + 20.0 * bin(s.defeated).count("1") - 8.0 * s.war
     key = (s.spheres, ended, odds)
     danger = _danger_memo.get(key)
     if danger is None:
         danger = _remember(_danger_memo, key, _danger(s, odds))
-    v -= danger
-    safe = s.safe
-    for q, hand in enumerate(s.hands):
+    return v - danger
+
+
+def _tail(v: float, ended: int, hands: tuple, cast: tuple, pawns: tuple, safe: tuple) -> float:
+    """``evaluate``'s rest, added to ``v`` (``_head``) in the same order: the players' cards and
+    distances, and the safe houses' spread."""
+    for q, hand in enumerate(hands):
         counts = _district_counts(hand)
-        need = _need(s.cast[q])
+        need = _need(cast[q])
         best = 0
         for g in range(NUM_GANGS):
             if not ended >> g & 1 and counts[g] > best:
                 best = counts[g]
         v += 1.6 * best * best + 0.3 * len(hand)
         if best >= need:
-            v += 25.0 - 3.0 * _safe_dist(s.pawns[q], safe)
+            v += 25.0 - 3.0 * _safe_dist(pawns[q], safe)
     # safe houses spread over the city: the average distance to the nearest one
     spread = _spread_memo.get(safe)
     if spread is None:
@@ -172,6 +191,44 @@ def evaluate(s: State, odds: tuple[float, ...] | None = None) -> float:
         spread = _remember(_spread_memo, safe, 0.12 * sum(min(r[p] for r in rows) for p in range(NUM_POIS)))
     v -= spread
     return v
+
+
+def _special_value(s: State, player: int, a: int, head: float) -> float | None:
+    """``evaluate(game.apply(s, a, player), odds)`` for a briefing, safe house or dispatch ``a``
+    at a move of ``player``, from ``head = _head(s, odds)``, without building the state (None
+    where the move may change the spheres: a dispatched Green Ghost). Those moves change only
+    hands, safe houses or a pawn, and cost a move; the last move with fewer than two hero
+    cards left ends the game (``resolve._settle``), unless a discard is asked first."""
+    hands, safe, pawns = s.hands, s.safe, s.pawns
+    limit_discard = False
+    if a < A.RECRUIT0:  # a safe house on the hero's POI (``resolve._apply_move``)
+        pos = pawns[player]
+        if s.cast[player] != CABBIE:
+            h = hands[player]
+            i = h.index(pos)
+            hands = hands[:player] + (h[:i] + h[i + 1 :],) + hands[player + 1 :]
+        if a != A.SAFE_SUPPLY:
+            i = safe.index(a - A.SAFE0)
+            safe = safe[:i] + safe[i + 1 :]
+        safe = tuple(sorted(safe + (pos,)))
+    elif a < A.DISPATCH0:  # a briefing: card c changes hands
+        q, c = divmod(a - A.SHARE0, NUM_POIS)
+        giver, taker = (player, q) if c in hands[player] else (q, player)
+        out = list(hands)
+        h = out[giver]
+        i = h.index(c)
+        out[giver] = h[:i] + h[i + 1 :]
+        out[taker] = tuple(sorted(out[taker] + (c,)))
+        hands = tuple(out)
+        limit_discard = len(out[taker]) > HAND_LIMIT
+    else:
+        q, dest = divmod(a - A.DISPATCH0, NUM_POIS)
+        if s.cast[q] == GHOST:
+            return None
+        pawns = pawns[:q] + (dest,) + pawns[q + 1 :]
+    if s.moves <= 1 and not limit_discard and sum(s.piles) < HERO_DRAWS:
+        return -1e6  # the hero deck cannot be drawn: the team loses
+    return _tail(head, s.ended, hands, s.cast, pawns, safe)
 
 
 def _danger(s: State, odds: tuple[float, ...]) -> float:
@@ -308,11 +365,19 @@ def _weight(s: State, odds: tuple[float, ...], p: int, g: int, c: int) -> float:
 
 def _gains_table(s: State, odds: tuple[float, ...], me: int) -> list:
     """Returns the memo of ``_battle_gains`` for this sphere layout, odds and hero (None: not yet)."""
-    key = (s.spheres, s.ended, odds, me == GHOST)
+    last = _last_table  # the same spheres and odds objects as last time: the same table
+    ghost = me == GHOST
+    if s.spheres is last[0] and odds is last[2] and s.ended == last[1] and ghost == last[3]:
+        return last[4]
+    key = (s.spheres, s.ended, odds, ghost)
     table = _gains_memo.get(key)
     if table is None:
         table = _remember(_gains_memo, key, [None] * NUM_POIS, True)
+    last[:] = (*key, table)
     return table
+
+
+_last_table: list = [None] * 5  # _gains_table's last (spheres, ended, odds, ghost, table)
 
 
 def _poi_gains(s: State, odds: tuple[float, ...], table: list, p: int, me: int) -> tuple[list, dict]:
@@ -323,7 +388,7 @@ def _poi_gains(s: State, odds: tuple[float, ...], table: list, p: int, me: int) 
     has three spheres there) the neighbours' spheres."""
     sp = s.spheres
     x = sp[p]
-    nb = tuple(sp[y] for y in NEIGHBOURS[p]) if x & (x >> 1) & 0x55 else None
+    nb = tuple(map(sp.__getitem__, NEIGHBOURS[p])) if x & (x >> 1) & 0x55 else None
     key = (p, x, s.ended, odds[p], me == GHOST, nb)
     entry = _poi_gains_memo.get(key)
     if entry is None:
@@ -353,20 +418,44 @@ def _gain_sum(s: State, odds: tuple[float, ...], table: list, p: int, me: int, k
 
 
 def _battle_gains(s: State, odds: tuple[float, ...], p: int, me: int) -> list[tuple[float, int]]:
-    """Returns (danger removed, gang) for each battle move possible on ``p``, best first."""
+    """Returns (danger removed, gang) for each battle move possible on ``p``, best first.
+
+    Each danger is ``_weight``'s, worked out here in the same order of operations."""
     out = []
-    b = p * NUM_GANGS
+    x = s.spheres[p]
+    ended = s.ended
+    home = DISTRICT[p]
     for g in range(NUM_GANGS):
-        c = _flat(s)[b + g]
+        sh = SHIFT[g]
+        c = x >> sh & 3
         if not c:
             continue
-        if me == GHOST or s.ended >> g & 1:
-            out.append((_weight(s, odds, p, g, c), g))
+        half = ended >> g & 1
+        chain = 0  # the neighbours at three (``_weight``'s riot chain), once needed
+        if c == MAX_SPHERES:
+            sp = s.spheres
+            chain = sum(1 for nb in NEIGHBOURS[p] if sp[nb] >> sh & 3 == MAX_SPHERES)
+        if me == GHOST or half:
+            out.append((_weight_of(odds, p, home, g, c, half, chain), g))
         else:
+            hi = _weight_of(odds, p, home, g, c, half, chain)
             for k in range(c, 0, -1):
-                out.append((_weight(s, odds, p, g, k) - _weight(s, odds, p, g, k - 1), g))
+                lo = _weight_of(odds, p, home, g, k - 1, half, chain) if k > 1 else 0.0
+                out.append((hi - lo, g))
+                hi = lo
     out.sort(reverse=True)
     return out
+
+
+def _weight_of(odds: tuple[float, ...], p: int, home: int, g: int, c: int, half: int, chain: int) -> float:
+    """``_weight(s, odds, p, g, c)`` for ``c`` > 0, from ``half`` (gang ``g``'s recruitment has
+    ended) and ``chain`` (``p``'s neighbours with three spheres of ``g``)."""
+    w = _DANGER[c] * (0.5 if half else 1.0)
+    if g == home:
+        w *= 1.0 + RISK3 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
+    if c == MAX_SPHERES:
+        w *= 1.0 + 0.7 * chain
+    return w
 
 
 def _routes(s: State, pos: int) -> dict[int, tuple[int, int]]:
@@ -616,8 +705,12 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
     for a in moves[bisect_left(moves, A.SAFE0) : i] + moves[bisect_left(moves, A.SHARE0, i) :]:
         if A.SHARE0 <= a < A.RESPITE0 or A.SAFE0 <= a < A.RECRUIT0:
             if base is None:
-                base = evaluate(s, odds)
-            v = evaluate(game.apply(s, a, player), odds) - base
+                head = _head(s, odds)
+                base = _tail(head, s.ended, s.hands, s.cast, s.pawns, s.safe)
+            after = _special_value(s, player, a, head)
+            if after is None:
+                after = evaluate(game.apply(s, a, player), odds)
+            v = after - base
             if v > special_v:
                 special, special_v = a, v
     if special is not None:

@@ -29,6 +29,7 @@ depends only on ``state``, ``actions``, ``data`` and ``resolve``.
 from __future__ import annotations
 
 import random
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE, TERMINAL, node_name
@@ -150,36 +151,41 @@ def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]
         p = 1.0 / len(pool)
         return [(A.HDRAW0 + c, p) for c in pool]
     if st == DRAW:
-        i = _top_pile(s.piles)
-        left = s.piles[i]
+        piles = s.piles
+        i = _top_pile(piles)
+        left = piles[i]
         esc = s.pile_esc[i]
-        out = []
+        pool = s.hero_pool
         if left > esc:
-            p = (left - esc) / left / len(s.hero_pool)
-            key = (s.hero_pool, p)
-            cached = _DRAWS.get(key)
-            if cached is None:
-                if len(_DRAWS) > 50_000:
-                    _DRAWS.clear()
-                cached = _DRAWS[key] = tuple([(A.HDRAW0 + c, p) for c in s.hero_pool])
-            out = list(cached)
+            p = (left - esc) / left / len(pool)
+            out = list(zip(map(_HDRAW0.__add__, pool), repeat(p)))
+        else:
+            out = []
         if esc:
-            p = 1.0 / left / len(s.esc_left)
-            out.extend((A.HDRAW0 + ESC_CARD0 + e, p) for e in s.esc_left)
+            esc_left = s.esc_left
+            p = 1.0 / left / len(esc_left)
+            out.extend(zip(map(_ESC_DRAW0.__add__, esc_left), repeat(p)))
         return out
     # gang cards: the top layer first (any of its cards equally); the bottom card comes
     # from the unseen rest, or from the bottom layer once the rest is used up
     layers = s.gang_layers
     if st == ESC_BOTTOM:
         cards = _gang_rest(s) or layers[-1]
+    elif layers:
+        cards = layers[0]
     else:
-        cards = layers[0] if layers else _gang_rest(s)
-    p = 1.0 / len(cards)
-    return [(A.GDRAW0 + c, p) for c in cards]
+        rest = s.gang_disc, s.gang_out
+        cards = _REST.get(rest)
+        if cards is None:
+            if len(_REST) >= 10_000:
+                _REST.clear()
+            cards = _REST[rest] = tuple(_gang_rest(s))
+    return list(zip(map(_GDRAW0.__add__, cards), repeat(1.0 / len(cards))))
 
 
-# The hero draws offered by an unseen pool at one probability (a cache: they decide them).
-_DRAWS: dict[tuple, tuple[tuple[int, float], ...]] = {}
+_HDRAW0, _ESC_DRAW0, _GDRAW0 = A.HDRAW0, A.HDRAW0 + ESC_CARD0, A.GDRAW0
+# The unseen gang cards where no layer lies on top, by (discards, cards out of the game).
+_REST: dict[tuple, tuple[int, ...]] = {}
 
 
 # ---- legal actions ----------------------------------------------------------
