@@ -18,9 +18,9 @@ import sqk_reference_bot as ref
 
 import kingmaker
 from kingmaker.games.san_quentin_kings import actions as A
-from kingmaker.games.san_quentin_kings import bot
+from kingmaker.games.san_quentin_kings import bot, bribes
 from kingmaker.games.san_quentin_kings.data import ROUND_CARDS
-from kingmaker.games.san_quentin_kings.state import CHIPS, F_COMMITTED, GSIZE, P_TURN
+from kingmaker.games.san_quentin_kings.state import CHIPS, F_BRIBED, F_COMMITTED, GSIZE, P_TURN
 
 
 def positions(g, seed: int, games: int):
@@ -63,3 +63,28 @@ def test_place_and_tried_bribes_match_the_ranking_after_apply(players):
                 assert bot._bribed_place(g, s, p, a, need, keys) == place, a
                 tried += 1
     assert tried > 100
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_winning_bribe_and_piece_bribes_match_the_rules(players):
+    """Bribe Chip Actions: ``bribes.piece_bribes`` is the take, free and kill part of the legal
+    moves, in their order; ``bot._winning_bribe`` finds a bribe exactly when, in the state
+    ``apply`` returns, the briber ranks first (Scoring Fight), wherever the fight goes on after it."""
+    g = kingmaker.make("san-quentin-kings", players)
+    tried = wins = 0
+    for s, p in positions(g, 70 + players, 4):
+        if s.phase != P_TURN or s.queue or not s.goods[p * GSIZE + CHIPS] or s.flags & F_BRIBED:
+            continue
+        legal = g.legal_actions(s, p)
+        pieces = [a for a in legal if A.TAKE0 <= a < A.STEAL0 or A.KILL0 <= a < A.TOSOL0]
+        assert bribes.piece_bribes(s, p, g.n) == pieces
+        if not pieces or not bot._fight_goes_on(s, p, g.n):
+            continue
+        keys = bot._keys(s, g.n)
+        mine = bot._in_fight(s.pieces, s.bribed, p)
+        for a in pieces:
+            first = g.ranking(g.apply(s, a, p))[:1] == [p]
+            assert (bot._winning_bribe(s, p, g.n, [a], keys, mine) == a) == first, a
+            tried += 1
+            wins += first
+    assert tried > 100 and wins > 10

@@ -21,6 +21,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import actions as A
+from .bribes import piece_bribes
 from .data import CARD_TYPE, CARD_VALUE, GUARD, IS_FIGHT, NUM_BLOCKS, PAROLE, PRIORITY, ROUND_CARDS
 from .fight import strength
 from .state import (
@@ -28,6 +29,7 @@ from .state import (
     CHIPS,
     COMM,
     DR,
+    F_BRIBED,
     F_COMMITTED,
     FIGHT,
     GSIZE,
@@ -103,16 +105,17 @@ def _in_fight(pieces, bribed, q: int) -> tuple[int, int, int]:
     return a0, a1, a2
 
 
-def _fight_key(s: State, q: int, n: int, pieces, bribed, pr: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Returns player q's place key in the fight (None: unplaced), with the fight areas given by
-    ``pieces`` and ``bribed``: ``fight.fight_key`` as integers, each type's ``4 * strength +
-    tie-breaker rank + 1`` (0 without strength), strongest first, then the initiating order."""
-    if not s.inflight >> q & 1:
-        return None
-    a0, a1, a2 = _in_fight(pieces, bribed, q)
+# A place key is one int: ``fight.fight_key``'s order as ``(X, Y, Z, -seat)`` compared as tuples,
+# X, Y, Z being each type's ``4 * strength + tie-breaker rank + 1`` (0 without strength),
+# strongest first, and seat the player's place in the initiating order. X, Y, Z stay far below
+# 2**16 (a strength is a few pieces and cards), so packing them in 16 bits each keeps that order.
+# An unplaced player's key is -1, below every placed one.
+def _key(a0: int, a1: int, a2: int, cards: tuple[int, ...], pr: tuple[int, ...], last: int) -> int:
+    """Returns the place key of a player with ``a0, a1, a2`` pieces in the fight by type, the
+    fight ``cards`` in their area, and ``last`` = n - 1 - their seat from the initiator."""
     if not (a0 or a1 or a2):
-        return None
-    c0, c1, c2 = _card_strength(s.cards[q])
+        return -1
+    c0, c1, c2 = _card_strength(cards)
     x = 4 * (a0 + c0) + pr[0] if a0 else pr[0]
     y = 4 * (a1 + c1) + pr[1] if a1 else pr[1]
     z = 4 * (a2 + c2) + pr[2] if a2 else pr[2]
@@ -122,61 +125,91 @@ def _fight_key(s: State, q: int, n: int, pieces, bribed, pr: tuple[int, ...]) ->
         y, z = z, y
         if x < y:
             x, y = y, x
-    return (x + 1 if x >= 4 else 0, y + 1 if y >= 4 else 0, z + 1 if z >= 4 else 0, -((q - s.initiator) % n))
+    return ((x + 1 if x >= 4 else 0) << 40 | (y + 1 if y >= 4 else 0) << 24
+            | (z + 1 if z >= 4 else 0) << 8 | last)
+
+
+def _fight_key(s: State, q: int, n: int, pieces, bribed, pr: tuple[int, ...]) -> int:
+    """Returns player q's place key (``_key``; -1: unplaced) with the fight areas given by
+    ``pieces`` and ``bribed`` (the rest read from ``s``)."""
+    if not s.inflight >> q & 1:
+        return -1
+    a0, a1, a2 = _in_fight(pieces, bribed, q)
+    return _key(a0, a1, a2, s.cards[q], pr, n - 1 - (q - s.initiator) % n)
 
 
 def _place_of(s: State, player: int, n: int, pieces: tuple[int, ...], bribed: tuple) -> int:
     """``_place`` with the fight areas given by ``pieces`` and ``bribed`` (the rest read from ``s``):
     how many placed players have a greater key (``_fight_key``), or how many are placed."""
     pr = PRIORITY[s.block]
-    mine = _fight_key(s, player, n, pieces, bribed, pr)
-    place = 0
-    for q in range(n):
-        if q != player:
-            k = _fight_key(s, q, n, pieces, bribed, pr)
-            if k is not None and (mine is None or k > mine):
-                place += 1
-    return place
+    return _place_in([_fight_key(s, q, n, pieces, bribed, pr) for q in range(n)], player)
 
 
-def _keys(s: State, n: int) -> list:
+def _keys(s: State, n: int) -> list[int]:
     """Every player's ``_fight_key`` with the fight areas of ``s``."""
     pr = PRIORITY[s.block]
-    pieces, bribed = s.pieces, s.bribed
-    return [_fight_key(s, q, n, pieces, bribed, pr) for q in range(n)]
+    pieces, bribed, cards, inflight, ini = s.pieces, s.bribed, s.cards, s.inflight, s.initiator
+    out = []
+    for q in range(n):
+        if not inflight >> q & 1:
+            out.append(-1)
+            continue
+        f = q * PSIZE + FIGHT
+        if bribed:
+            a0, a1, a2 = _in_fight(pieces, bribed, q)
+        else:
+            a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
+        out.append(_key(a0, a1, a2, cards[q], pr, n - 1 - (q - ini) % n))
+    return out
 
 
-def _place_in(keys: list, player: int) -> int:
-    """``_place_of`` from every player's key: how many placed players have a greater key."""
+def _place_in(keys: list[int], player: int) -> int:
+    """``_place_of`` from every player's key: how many players have a greater key (an unplaced
+    player's -1 is greater than no key)."""
     mine = keys[player]
     place = 0
-    for q, k in enumerate(keys):
-        if q != player and k is not None and (mine is None or k > mine):
+    for k in keys:
+        if k > mine:
             place += 1
     return place
+
+
+def _fight_goes_on(s: State, p: int, n: int) -> bool:
+    """Whether the fight in ``s`` goes on to another fighting turn once p's turn ends (``rules.run``):
+    a round follows, or a player after p in this round is still in the fight and has not passed."""
+    if s.rnd < 3:
+        return True
+    live = s.inflight & ~s.passed
+    ini = s.initiator
+    for pos in range(s.pos + 1, n):
+        if live >> ((ini + 1 + pos) % n) & 1:
+            return True
+    return False
 
 
 def _bribed_place(game: SanQuentinKings, s: State, p: int, a: int, need: int, keys: list | None = None) -> int:
     """Returns p's place in the fight after bribe ``a`` (take, free or kill: pieces only).
 
-    The pieces are moved as ``bribes.apply_bribe`` moves them when the turn goes on
-    after the bribe (``rules.run`` stops at p again: a card is still owed and p can
-    draw or play a shank); otherwise the turn ends and what follows is the rules'
-    business, so the state ``apply`` returns is read. ``keys`` (``_keys(s, n)``), when
-    given, saves working out again the keys of the players the bribe leaves alone (a
-    player's key reads only its own fight area and the pieces bribed into it)."""
+    The pieces are moved as ``bribes.apply_bribe`` moves them when the fight goes on
+    after the bribe, to p's next card or (``rules.run``: p's turn ends, as p owes no
+    card or can neither draw nor play a shank) to another player's turn; otherwise the
+    fight is scored and what follows is the rules' business, so the state ``apply``
+    returns is read. ``keys`` (``_keys(s, n)``), when given, saves working out again
+    the keys of the players the bribe leaves alone (a player's key reads only its own
+    fight area and the pieces bribed into it)."""
     n = game.n
     o = p * GSIZE
-    if need <= 0 or not (sum(s.fdeck) + sum(s.fdisc) > 0 or s.goods[o + SH] or s.goods[o + SH + 1]
-                         or s.goods[o + SH + 2]):
+    if (need <= 0 or not (sum(s.fdeck) + sum(s.fdisc) > 0 or s.goods[o + SH] or s.goods[o + SH + 1]
+                          or s.goods[o + SH + 2])) and not _fight_goes_on(s, p, n):
         return _place(game, game.apply(s, a, p), p)
-    pieces = list(s.pieces)
+    pieces = s.pieces
     bribed = s.bribed
     h = p
     if a < A.FREE0 or a >= A.KILL0:  # take or kill: the piece leaves its holder's area
         x, t = divmod(a - (A.TAKE0 if a < A.FREE0 else A.KILL0), 3)
         h, ow = divmod(x, A.MAXP)
         if ow == h:
+            pieces = list(pieces)
             pieces[h * PSIZE + FIGHT + t] -= 1
         else:
             b = list(bribed)
@@ -184,11 +217,13 @@ def _bribed_place(game: SanQuentinKings, s: State, p: int, a: int, need: int, ke
             bribed = tuple(b)
         if a < A.FREE0:  # take: it stands in p's area now
             if ow == p:
+                pieces = list(pieces)
                 pieces[p * PSIZE + FIGHT + t] += 1
             else:
                 bribed = tuple(sorted(bribed + ((p, ow, t),)))
     else:  # free one's own piece from solitary into the fight
         t = a - A.FREE0
+        pieces = list(pieces)
         pieces[p * PSIZE + SOL + t] -= 1
         pieces[p * PSIZE + FIGHT + t] += 1
     if keys is None:
@@ -203,21 +238,24 @@ def _bribed_place(game: SanQuentinKings, s: State, p: int, a: int, need: int, ke
 
 
 def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.Random) -> int:
+    ph = s.phase
+    if not s.queue:
+        # Phases whose choice needs no list of legal moves (the list's only use was its length
+        # or membership, which these read from the state as ``rules.legal_actions`` does).
+        if ph == P_TURN:
+            return _turn(game, s, player, rng)
+        if ph == P_FISTS:
+            return _fist(s, player)
     legal = game.legal_actions(s, player)
     if len(legal) == 1:
         return legal[0]
-    ph = s.phase
-    if ph == P_BLOCK:
-        return _choose_block(game, s, player, legal, rng)
-    if ph == P_FISTS:
-        return _fist(s, player, legal)
-    if ph == P_TURN:
-        return _turn(game, s, player, legal, rng)
     if ph == P_DRAWN:
         f = player * PSIZE + FIGHT
         if s.pending in (GUARD, PAROLE) and sum(s.pieces[f : f + 3]):
             return A.REDRAW
         return A.KEEP
+    if ph == P_BLOCK:
+        return _choose_block(game, s, player, legal, rng)
     if ph in (P_TOSOL, P_PAROLE):
         st = strength(s, player)
         return min(legal, key=lambda a: (st[(a - A.TOSOL0) % 3], a))
@@ -282,7 +320,9 @@ def _choose_block(game: SanQuentinKings, s: State, p: int, legal: list[int], rng
     return best
 
 
-def _fist(s: State, p: int, legal: list[int]) -> int:
+def _fist(s: State, p: int) -> int:
+    """The fist: the most numerous type in the cell (ties by the block's tie-breaker), a share of it
+    for each fight left. It is always one of p's legal fists (at most the cell holds)."""
     cell = _cell(s, p)
     pr = PRIORITY[s.block]
     t = max(range(3), key=lambda x: (cell[x], pr[x]))
@@ -290,20 +330,30 @@ def _fist(s: State, p: int, legal: list[int]) -> int:
     k = cell[t] if left <= 1 else min(cell[t], max(3, -(-sum(cell) // left)))
     counts = [0, 0, 0]
     counts[t] = k
-    a = A.fist(*counts)
-    return a if a in legal else legal[-1]
+    return A.fist(*counts)
 
 
-def _turn(game: SanQuentinKings, s: State, p: int, legal: list[int], rng: random.Random) -> int:
+def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
+    """The fighting turn. The legal moves (``fight.turn_actions``) are read from the state: PASS
+    unless committed; while cards are owed DRAW if the fight deck or its discards hold a card,
+    the shank cards p holds, and END_TURN when committed with neither; END_TURN when no card is
+    owed; the bribes with a chip not used this round (the piece bribes: ``bribes.piece_bribes``)."""
+    n = game.n
     committed = s.flags & F_COMMITTED
+    pieces, bribed = s.pieces, s.bribed
     # p's pieces in the fight by type, with the pieces bribed in
-    a0, a1, a2 = _in_fight(s.pieces, s.bribed, p)
+    a0, a1, a2 = _in_fight(pieces, bribed, p)
     present = (a0 > 0, a1 > 0, a2 > 0)
-    keys = _keys(s, game.n)
-    place = _place_in(keys, p)
+    keys = _keys(s, n)
+    mine = keys[p]
+    place = 0
+    for k in keys:
+        if k > mine:
+            place += 1
+    g = s.goods
     o = p * GSIZE + SH
-    hand = s.goods[o : o + 3]
-    good_shanks = [A.SHANK0 + t for t in range(3) if hand[t] and present[t]]
+    h0, h1, h2 = g[o], g[o + 1], g[o + 2]
+    good_shanks = [A.SHANK0 + t for t, h in ((0, h0 and a0), (1, h1 and a1), (2, h2 and a2)) if h]
     if len(good_shanks) > 1:
         # the strongest type first (``strength``: the cards count while a piece stands)
         c0, c1, c2 = _card_strength(s.cards[p])
@@ -315,18 +365,25 @@ def _turn(game: SanQuentinKings, s: State, p: int, legal: list[int], rng: random
             top = 2
         good_shanks.sort(key=lambda a: (a - A.SHANK0) != top)
     need = s.need if committed else ROUND_CARDS[s.rnd]
+    drawable = sum(s.fdeck) + sum(s.fdisc) > 0  # fight.can_draw
     # A bribe that wins the fight is worth its chip.
-    if s.goods[p * GSIZE + CHIPS] and place > 0 and (need == 0 or not good_shanks):
-        options = [a for a in legal if A.TAKE0 <= a < A.STEAL0 or A.KILL0 <= a < A.TOSOL0]
+    if g[p * GSIZE + CHIPS] and place > 0 and (need == 0 or not good_shanks):
+        options = [] if s.flags & F_BRIBED else piece_bribes(s, p, n)
         rng.shuffle(options)
-        for a in options:
-            if _bribed_place(game, s, p, a, need, keys) == 0:
-                return a
+        if options:
+            if (need > 0 and (drawable or h0 or h1 or h2)) or _fight_goes_on(s, p, n):
+                a = _winning_bribe(s, p, n, options, keys, (a0, a1, a2))
+                if a >= 0:
+                    return a
+            else:
+                for a in options:
+                    if _bribed_place(game, s, p, a, need, keys) == 0:
+                        return a
     if need <= 0:
-        return A.END_TURN if A.END_TURN in legal else legal[0]
+        return A.END_TURN
     if good_shanks:
         return good_shanks[0]
-    if A.DRAW in legal:
+    if drawable:
         if committed or place != 0:
             return A.DRAW
         if s.rnd < 2:  # then the draw's risk decides
@@ -341,9 +398,56 @@ def _turn(game: SanQuentinKings, s: State, p: int, legal: list[int], rng: random
                 risky = False
             if not risky:
                 return A.DRAW
-    if not committed and A.PASS in legal:
+    if not committed:
         return A.PASS
-    return legal[0]
+    # committed, cards owed, no card to draw: the first legal move
+    if h0:
+        return A.SHANK0
+    if h1:
+        return A.SHANK0 + 1
+    if h2:
+        return A.SHANK0 + 2
+    return A.END_TURN
+
+
+def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int], mine3: tuple) -> int:
+    """Returns the first of ``options`` (take, free and kill bribes) after which p places first,
+    or -1: ``_bribed_place(...) == 0`` where the fight goes on after the bribe. A take or kill
+    removes one piece of its type from the holder's count, a take or free adds one to p's."""
+    pr = PRIORITY[s.block]
+    cards, inflight, ini = s.cards, s.inflight, s.initiator
+    pieces, bribed = s.pieces, s.bribed
+    p_in = inflight >> p & 1
+    p_last = n - 1 - (p - ini) % n
+    for a in options:
+        if a < A.FREE0 or a >= A.KILL0:
+            x, t = divmod(a - (A.TAKE0 if a < A.FREE0 else A.KILL0), 3)
+            h = x // A.MAXP
+        else:
+            t = a - A.FREE0
+            h = p
+        if a < A.STEAL0 and p_in:  # take or free: one more piece of type t in p's area
+            c = list(mine3)
+            c[t] += 1
+            mine = _key(c[0], c[1], c[2], cards[p], pr, p_last)
+        else:
+            mine = keys[p]
+        for q in range(n):
+            if q == p:
+                continue
+            if q == h:
+                if not inflight >> h & 1:
+                    continue  # -1: beats nobody
+                c = list(_in_fight(pieces, bribed, h))
+                c[t] -= 1
+                k = _key(c[0], c[1], c[2], cards[h], pr, n - 1 - (h - ini) % n)
+            else:
+                k = keys[q]
+            if k > mine:
+                break
+        else:
+            return a
+    return -1
 
 
 def _pick(game: SanQuentinKings, s: State, p: int, legal: list[int]) -> int:

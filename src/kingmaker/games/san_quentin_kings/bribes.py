@@ -56,11 +56,10 @@ def area_targets(s: Any, p: int, n: int) -> list[tuple[int, int, int]]:
     return sorted(out)
 
 
-def bribe_actions(s: Any, p: int, n: int) -> list[int]:
-    """Returns the bribes player ``p`` may make now (they hold a chip and have not bribed this round)."""
+def _targets(s: Any, p: int, n: int) -> tuple[set[int], list[int]]:
+    """Returns the pieces in the other players' fight areas (``area_targets``) as the offsets
+    ``(holder * MAXP + owner) * 3 + type`` of their take and kill codes, and those players."""
     pieces = s.pieces
-    # The (holder, owner, type) of every piece in the other players' fight areas (area_targets),
-    # as the offset (holder * MAXP + owner) * 3 + type of its take and kill codes.
     offs = set()
     holders = []
     for h in range(n):
@@ -80,16 +79,28 @@ def bribe_actions(s: Any, p: int, n: int) -> list[int]:
             offs.add((h * A.MAXP + o) * 3 + t)
             if h not in holders:
                 holders.append(h)
+    return offs, holders
+
+
+def _frees(pieces: Any, p: int) -> list[int]:
+    f = p * PSIZE + SOL
+    return [A.FREE0 + t for t in range(3) if pieces[f + t]]
+
+
+def piece_bribes(s: Any, p: int, n: int) -> list[int]:
+    """Returns the bribes of ``bribe_actions`` that move pieces (take, free, kill), in its order."""
+    offs = sorted(_targets(s, p, n)[0])
+    take0, kill0 = A.TAKE0, A.KILL0
+    return [take0 + x for x in offs] + _frees(s.pieces, p) + [kill0 + x for x in offs]
+
+
+def bribe_actions(s: Any, p: int, n: int) -> list[int]:
+    """Returns the bribes player ``p`` may make now (they hold a chip and have not bribed this round)."""
+    offs, holders = _targets(s, p, n)
     out = [A.ADD]
     take0 = A.TAKE0
     out += [take0 + x for x in offs]
-    f = p * PSIZE + SOL
-    if pieces[f]:
-        out.append(A.FREE0)
-    if pieces[f + 1]:
-        out.append(A.FREE0 + 1)
-    if pieces[f + 2]:
-        out.append(A.FREE0 + 2)
+    out += _frees(s.pieces, p)
     g = s.goods
     sup = s.supply
     st0 = A.STEAL0
