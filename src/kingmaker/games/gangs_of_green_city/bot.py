@@ -63,9 +63,8 @@ _routes_memo: dict = {}
 _counts_memo: dict = {}
 _danger_memo: dict = {}
 _gains_memo: dict = {}
-_options_memo: dict = {}
+_places_memo: dict = {}
 _poi_gains_memo: dict = {}
-_ranks_memo: dict = {}
 _lead_memo: dict = {}
 _sphere_pois_memo: dict = {}
 
@@ -174,9 +173,10 @@ def _head(s: State, odds: tuple[float, ...]) -> float:
 def _tail(v: float, ended: int, hands: tuple, cast: tuple, pawns: tuple, safe: tuple) -> float:
     """``evaluate``'s rest, added to ``v`` (``_head``) in the same order: the players' cards and
     distances, and the safe houses' spread."""
+    memo = _counts_memo
     for q, hand in enumerate(hands):
-        counts = _district_counts(hand)
-        need = _need(cast[q])
+        counts = memo.get(hand) or _district_counts(hand)
+        need = PROFESSOR_RECRUIT_CARDS if cast[q] == PROFESSOR else RECRUIT_CARDS
         best = 0
         for g in range(NUM_GANGS):
             if not ended >> g & 1 and counts[g] > best:
@@ -281,16 +281,24 @@ def _card_value(s: State, player: int, c: int) -> float:
     g = DISTRICT[c]
     if s.ended >> g & 1:
         return 0.5
-    mine = _district_counts(s.hands[player])[g]
     hands = s.hands
-    leads = _lead_memo.get(hands)
-    if leads is None:
-        leads = _remember(_lead_memo, hands, tuple(max(_district_counts(h)[x] for h in hands)
-                                                   for x in range(NUM_GANGS)))
+    mine = _district_counts(hands[player])[g]
+    last = _last_leads  # the same hands object as last time: the same leads
+    if hands is last[0]:
+        leads = last[1]
+    else:
+        leads = _lead_memo.get(hands)
+        if leads is None:
+            leads = _remember(_lead_memo, hands, tuple(max(_district_counts(h)[x] for h in hands)
+                                                       for x in range(NUM_GANGS)))
+        last[0], last[1] = hands, leads
     lead = leads[g]
     if mine >= lead:
         return 1.0 + 1.2 * mine
     return 0.6 + 0.3 * mine
+
+
+_last_leads: list = [None, None]  # _card_value's last (hands, each district's lead)
 
 
 def _respite_wanted(s: State, player: int, r: int) -> bool:
@@ -470,30 +478,30 @@ def _routes(s: State, pos: int) -> dict[int, tuple[int, int]]:
     return seen
 
 
-def _options(s: State, pos: int) -> dict[int, tuple[int, int, float]]:
-    """``_plan_move``'s options by travel and rides: place -> (moves, first action, card cost 0)."""
+def _places(s: State, pos: int) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
+    """``_plan_move``'s places by travel and rides, ``(_routes(s, pos), each place's position
+    in it)``, memoised by (pos, safe houses): callers must not change them."""
     key = (pos, s.safe)
-    out = _options_memo.get(key)
+    out = _places_memo.get(key)
     if out is None:
-        out = _remember(_options_memo, key, {t: (d, a, 0.0) for t, (d, a) in _routes(s, pos).items()}, True)
-    return out
-
-
-def _ranks(s: State, pos: int) -> dict[int, int]:
-    """Each place's position in ``_options(s, pos)``."""
-    key = (pos, s.safe)
-    out = _ranks_memo.get(key)
-    if out is None:
-        out = _remember(_ranks_memo, key, {t: i for i, t in enumerate(_options(s, pos))}, True)
+        routes = _routes(s, pos)
+        out = _remember(_places_memo, key, (routes, {t: i for i, t in enumerate(routes)}), True)
     return out
 
 
 def _sphere_pois(spheres: tuple[int, ...]) -> tuple[int, ...]:
     """The POIs holding any sphere."""
+    last = _last_pois  # the same spheres object as last time: the same POIs
+    if spheres is last[0]:
+        return last[1]
     out = _sphere_pois_memo.get(spheres)
     if out is None:
         out = _remember(_sphere_pois_memo, spheres, tuple(p for p, x in enumerate(spheres) if x))
+    last[0], last[1] = spheres, out
     return out
+
+
+_last_pois: list = [None, None]  # _sphere_pois's last (spheres, POIs)
 
 
 # Each place's travel steps: (neighbour, the travel action there).
@@ -549,46 +557,62 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
     budget = s.moves + (1 if pos == PARK else 0)
     need = _need(me)
     counts = _district_counts(hand)
-    ready = any(counts[g] >= need and not s.ended >> g & 1 for g in range(NUM_GANGS))
-    base = _options(s, pos)
-    options = dict(base)
-    # wormhole escapes: one move and a card (its cost, 1.5 + the card's value, is worked out
-    # below, for the places that can score: None until then)
+    ended = s.ended
+    ready = any(counts[g] >= need and not ended >> g & 1 for g in range(NUM_GANGS))
+    safe = s.safe
+    spheres = s.spheres
+    # The options: each place's (moves, first action, card cost) by travel and rides (cost 0),
+    # or by a wormhole escape or portal (one move and a card: its cost, 1.5 + the card's value,
+    # is worked out below, for the places that can score: None until then). ``extra`` holds
+    # those that replace a route, in the order they were found; ``base`` the routes.
+    base, rank = _places(s, pos)
+    extra = {}
     for c in hand:
-        if c < NUM_POIS and c != pos and A.ESCAPE0 + c in legal and (c not in options or options[c][0] > 1):
-            options[c] = (1, A.ESCAPE0 + c, None)
+        if c < NUM_POIS and c != pos and A.ESCAPE0 + c in legal:
+            o = base.get(c)
+            if o is None or o[0] > 1:
+                extra[c] = (1, A.ESCAPE0 + c, None)
     if pos < NUM_POIS and pos in hand:
         for t in range(NUM_POIS):
-            if (t not in options or options[t][0] > 1) and (t in s.safe or _poi_heat(s, t) >= 2):
-                options[t] = (1, A.PORTAL0 + t, None)
+            # (a POI with 2 or 3 spheres of a gang: a high bit in its packed counts)
+            if (spheres[t] & 0xAA or t in safe) and t not in extra:
+                o = base.get(t)
+                if o is None or o[0] > 1:
+                    extra[t] = (1, A.PORTAL0 + t, None)
     best_score, best_act = 0.05, None
     table = _gains_table(s, odds, me)
-    safe = s.safe
     # a briefing needs a teammate on the spot (else _meeting_gain is 0)
     mates = {x for q, x in enumerate(s.pawns) if q != player}
-    spheres = s.spheres
     # Only a place with a gain can score above best_score (0.05): a safe house when ready, a
     # POI with spheres, a teammate's place (every other score is at most 0). They are taken
     # in the options' order, so that ties go as they would over all the options.
-    cands = mates.union(_sphere_pois(spheres))
-    if ready:
-        cands.update(safe)
-    rank = _ranks(s, pos)
-    if len(options) > len(base):  # places no route reaches, added by escapes or portals
-        rank = dict(rank)
-        for i, t in enumerate(list(options)[len(base):]):
-            rank[t] = len(base) + i
+    if extra:
+        new = [t for t in extra if t not in base]
+        if new:  # places no route reaches, added by escapes or portals (after the routes)
+            rank = dict(rank)
+            for i, t in enumerate(new):
+                rank[t] = len(base) + i
     # (a place d moves away leaves budget - d moves there: none left scores at most 0 too)
     near = []
-    for t in cands:
-        o = options.get(t)
-        if o is not None and o[0] < budget and t != PARK:
+    for t in _sphere_pois(spheres):
+        o = base.get(t) if t not in extra else extra[t]
+        if o is not None and o[0] < budget:
             near.append(t)
+    for t in (mates.union(safe) if ready else mates):
+        if t != PARK and not spheres[t]:  # (the POIs with spheres are in already)
+            o = base.get(t) if t not in extra else extra[t]
+            if o is not None and o[0] < budget:
+                near.append(t)
     if len(near) > 1:
         near.sort(key=rank.__getitem__)
     for t in near:
-        d, first, cost = options[t]
-        if cost is None:  # an escape spends card t, a portal the card of here
+        o = extra.get(t)
+        if o is None:
+            d, first = base[t]
+            cost = 0.0
+        else:
+            d, first, cost = o
+            # an escape spends card t, a portal the card of here
             cost = 1.5 + _card_value(s, player, t if first < A.PORTAL0 else pos)
         k = budget - d
         if ready and t in safe:
