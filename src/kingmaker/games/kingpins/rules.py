@@ -24,7 +24,6 @@ that binds them as methods is in ``game.py``. This module depends only on
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE, TERMINAL, node_name
@@ -66,7 +65,7 @@ from .data import (
     kinds,
     remove_card,
 )
-from .state import COLLECT, DEAL, DRAW, END, PLAY, RUB_OUT, State
+from .state import COLLECT, DEAL, DRAW, END, PLAY, RUB_OUT, State, make
 
 if TYPE_CHECKING:
     from .game import Kingpins
@@ -75,17 +74,40 @@ _EMPTY_STACKS: tuple[tuple[int, ...], ...] = ((),) * 8
 _RANKED_BITS = (1 << NUM_RANKED) - 1
 _UNDER_STRIDE = NUM_KINDS * 8
 _DUP_KINDS = tuple(range(NUM_RANKED, NUM_KINDS))
-# _CHUNK_ACTS[i][byte]: the chance actions of the ranked cards whose bits in byte i are set.
-_CHUNK_ACTS = tuple(
-    tuple(tuple(8 * i + j for j in range(8) if b >> j & 1) for b in range(256))
-    for i in range(NUM_RANKED // 8)
+# _CHUNK_KINDS[i][b]: the ranked kinds whose bits in the 6-bit chunk i of a set are b.
+_CHUNK_KINDS = tuple(
+    tuple(tuple(6 * i + j for j in range(6) if b >> j & 1) for b in range(64))
+    for i in range(NUM_RANKED // 6)
 )
+# _CLEAR[b]: every bit but b (a card leaves a set); _BIT[b]: bit b alone; _ONE[k]: the tuple (k,).
+_CLEAR = tuple(~(1 << b) for b in range(NUM_CARDS))
+_BIT = tuple(1 << b for b in range(NUM_CARDS))
+_ONE = tuple((k,) for k in range(NUM_KINDS))
+_UNDER0, _MOVE0, _END_TURN, _KEEP = A.UNDER0, A.MOVE0, A.END_TURN, A.KEEP
+# The chance outcomes of a stockpile of n cards, by n (built at first use, some 50 kB each):
+# 8 tables by 6-bit chunk of the set's bits 0..47 (the ranked kinds), then one by the byte of
+# bits 48..55 (the first and second copies of the Femme Fatales and Hideouts). An entry is
+# the tuple of the (kind, probability) pairs of the kinds its bits hold, in kind order.
+_OUTCOMES: dict[int, tuple[tuple[tuple[tuple[int, float], ...], ...], ...]] = {}
+
+
+def _outcome_tables(n: int) -> tuple[tuple[tuple[tuple[int, float], ...], ...], ...]:
+    p = 1.0 / n
+    pairs = [(k, p) for k in range(NUM_RANKED)]
+    tables = [tuple(tuple(pairs[k] for k in chunk[b]) for b in range(64)) for chunk in _CHUNK_KINDS]
+    dup = {(k, m): (k, p * m) for k in _DUP_KINDS for m in (1, 2)}  # a second copy doubles the share
+    tables.append(tuple(
+        tuple(dup[k, 1 + (b >> (j + 4) & 1)] for j, k in enumerate(_DUP_KINDS) if b >> j & 1)
+        for b in range(256)
+    ))
+    out = _OUTCOMES[n] = tuple(tables)
+    return out
 
 
 def new_initial_state(game: Kingpins) -> State:
     n = game.num_players
-    return State(DEAL, 0, 0, 0, (0,) * n, FULL_DECK, _EMPTY_STACKS, 0, False, 0, False,
-                 (0,) * n, (), (0,) * n)
+    return make(DEAL, 0, 0, 0, (0,) * n, FULL_DECK, _EMPTY_STACKS, 0, False, 0, False,
+                (0,) * n, (), (0,) * n)
 
 
 def current_player(game: Kingpins, s: State) -> int:
@@ -105,16 +127,12 @@ def chance_outcomes(game: Kingpins, s: State) -> list[tuple[int, float]]:
     if ph == DEAL and s.deal >= game.hand_deal:
         # Ruling KP-3: a Femme Fatale turned up for a recruitment stack is shuffled back.
         u &= ~FF_ALL_BITS
-    p = 1.0 / u.bit_count()
-    c = _CHUNK_ACTS
-    acts = (c[0][u & 255] + c[1][u >> 8 & 255] + c[2][u >> 16 & 255] + c[3][u >> 24 & 255]
-            + c[4][u >> 32 & 255] + c[5][u >> 40 & 255])
-    out = list(zip(acts, repeat(p, len(acts))))
-    if u >> NUM_RANKED & 15:
-        for k in _DUP_KINDS:
-            if u >> k & 1:
-                out.append((k, p * (1 + (u >> (k + 4) & 1))))
-    return out
+    # Each card left is equally likely (a second copy doubles its kind's share): the
+    # (kind, probability) pairs in kind order, read from the tables of u's size.
+    n = u.bit_count()
+    c0, c1, c2, c3, c4, c5, c6, c7, top = _OUTCOMES.get(n) or _outcome_tables(n)
+    return [*c0[u & 63], *c1[u >> 6 & 63], *c2[u >> 12 & 63], *c3[u >> 18 & 63], *c4[u >> 24 & 63],
+            *c5[u >> 30 & 63], *c6[u >> 36 & 63], *c7[u >> 42 & 63], *top[u >> 48 & 255]]
 
 
 def legal_actions(game: Kingpins, s: State, player: int | None = None) -> list[int]:
@@ -190,13 +208,42 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
     if ph == PLAY:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise _no_action(action)
+        if action < _UNDER0:
+            # A card onto a stack (the most common move, written out here): one lower in
+            # the opposite colour, a Hideout on a 1, any card on an empty original stack,
+            # or a kingpin in an empty corner.
+            k = action >> 3
+            cur = s.current
+            hands = list(s.hands)
+            hand = hands[cur]
+            hand &= _CLEAR[k + 4] if k >= NUM_RANKED and hand >> (k + 4) & 1 else _CLEAR[k]
+            hands[cur] = hand
+            stacks = list(s.stacks)
+            stacks[action & 7] += _ONE[k]
+            return _after_play(game, s, k, hand, tuple(hands), tuple(stacks), s.discards)
+        if action == _END_TURN and s.unseen and not s.no_draw:
+            return make(DRAW, s.round, s.current, s.deal, s.hands, s.unseen, s.stacks, s.discards,
+                        s.played, s.passes, s.no_draw, s.totals, s.history, s.last_hands)
         return _apply_play(game, s, action)
+    if ph == DRAW and type(action) is int and 0 <= action < NUM_KINDS and s.unseen >> action & 1:
+        # The card drawn at the end of a turn (the most common chance node, written out here).
+        u = s.unseen
+        u &= _CLEAR[action + 4] if action >= NUM_RANKED and u >> (action + 4) & 1 else _CLEAR[action]
+        cur = s.current
+        hands = list(s.hands)
+        hand = hands[cur]
+        hands[cur] = hand | (_BIT[action + 4] if action >= NUM_RANKED and hand >> action & 1 else _BIT[action])
+        nxt = cur + 1
+        if nxt == game.num_players:
+            nxt = 0
+        return make(PLAY, s.round, nxt, s.deal, tuple(hands), u, s.stacks, s.discards, False,
+                    s.passes, False, s.totals, s.history, s.last_hands)
     if ph == RUB_OUT:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise _no_action(action)
-        if action == A.KEEP:
-            return State(PLAY, s.round, s.current, s.deal, s.hands, s.unseen, s.stacks,
-                         s.discards, True, 0, s.no_draw, s.totals, s.history, s.last_hands)
+        if action == _KEEP:
+            return make(PLAY, s.round, s.current, s.deal, s.hands, s.unseen, s.stacks,
+                        s.discards, True, 0, s.no_draw, s.totals, s.history, s.last_hands)
         k = action - A.DISCARD0
         cur = s.current
         hand = remove_card(s.hands[cur], k)
@@ -204,8 +251,8 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
         discards = add_card(s.discards, k)
         if not hand:
             return _end_round(game, s, hands, s.stacks, discards)
-        return State(PLAY, s.round, cur, s.deal, hands, s.unseen, s.stacks, discards, True, 0,
-                     s.no_draw, s.totals, s.history, s.last_hands)
+        return make(PLAY, s.round, cur, s.deal, hands, s.unseen, s.stacks, discards, True, 0,
+                    s.no_draw, s.totals, s.history, s.last_hands)
     # A chance outcome is the kind of the card dealt or drawn: one left in the stockpile (and
     # no Femme Fatale for a recruitment stack, ruling KP-3).
     if (type(action) is not int or not 0 <= action < NUM_KINDS or not s.unseen >> action & 1 or ph == END
@@ -229,7 +276,7 @@ def _apply_chance(game: Kingpins, s: State, k: int) -> State:
         nxt = cur + 1
         if nxt == n:
             nxt = 0
-        return State(PLAY, s.round, nxt, s.deal, hands, unseen, s.stacks, s.discards, False,
+        return make(PLAY, s.round, nxt, s.deal, hands, unseen, s.stacks, s.discards, False,
                      s.passes, False, s.totals, s.history, s.last_hands)
     if ph == COLLECT:
         q = (s.current + 1) % n
@@ -237,7 +284,7 @@ def _apply_chance(game: Kingpins, s: State, k: int) -> State:
         if not hands[s.current]:
             # Ruling KP-9: the Bookie was the last card; its Collect resolved, the round ends.
             return _end_round(game, s, hands, s.stacks, s.discards, unseen)
-        return State(PLAY, s.round, s.current, s.deal, hands, unseen, s.stacks, s.discards,
+        return make(PLAY, s.round, s.current, s.deal, hands, unseen, s.stacks, s.discards,
                      True, 0, s.no_draw, s.totals, s.history, s.last_hands)
     # DEAL
     d = s.deal
@@ -250,7 +297,7 @@ def _apply_chance(game: Kingpins, s: State, k: int) -> State:
         stacks = stacks[:t] + ((k,),) + stacks[t + 1:]
     d += 1
     phase = PLAY if d == game.setup_cards else DEAL
-    return State(phase, s.round, s.current, d, hands, unseen, stacks, s.discards, False, 0,
+    return make(phase, s.round, s.current, d, hands, unseen, stacks, s.discards, False, 0,
                  False, s.totals, s.history, s.last_hands)
 
 
@@ -276,19 +323,25 @@ def _apply_play(game: Kingpins, s: State, action: int) -> State:
         st = list(stacks)
         st[b] = st[b] + st[a]
         st[a] = ()
-        return State(PLAY, s.round, cur, s.deal, s.hands, s.unseen, tuple(st), s.discards,
-                     True, 0, s.no_draw, s.totals, s.history, s.last_hands)
+        return make(PLAY, s.round, cur, s.deal, s.hands, s.unseen, tuple(st), s.discards,
+                    True, 0, s.no_draw, s.totals, s.history, s.last_hands)
     else:
         return _end_turn(game, s)
-    hands = s.hands[:cur] + (hand,) + s.hands[cur + 1:]
+    return _after_play(game, s, k, hand, s.hands[:cur] + (hand,) + s.hands[cur + 1:], stacks, discards)
+
+
+def _after_play(game: Kingpins, s: State, k: int, hand: int, hands: tuple[int, ...],
+                stacks: tuple[tuple[int, ...], ...], discards: int) -> State:
+    """The state after the current player put card ``k`` on a stack (``hand``: what is left)."""
+    cur = s.current
     if not hand:
         # Ruling KP-9: "When you play a card, resolve its special ability (if any)
         # immediately", then "if, after playing a card, you have none left in hand, the
         # round ends". Of the abilities only Collect can still act (Rub Out has no card
         # left to discard, All Clear no draw left to save): the next player draws first.
         if game.abilities and ABILITY[k] == AB_COLLECT and s.unseen:
-            return State(COLLECT, s.round, cur, s.deal, hands, s.unseen, stacks, discards, True, 0,
-                         s.no_draw, s.totals, s.history, s.last_hands)
+            return make(COLLECT, s.round, cur, s.deal, hands, s.unseen, stacks, discards, True, 0,
+                        s.no_draw, s.totals, s.history, s.last_hands)
         return _end_round(game, s, hands, stacks, discards)
     phase = PLAY
     no_draw = s.no_draw
@@ -302,13 +355,13 @@ def _apply_play(game: Kingpins, s: State, action: int) -> State:
                 phase = RUB_OUT
         elif ab == AB_ALL_CLEAR:
             no_draw = True
-    return State(phase, s.round, cur, s.deal, hands, s.unseen, stacks, discards, True, 0,
-                 no_draw, s.totals, s.history, s.last_hands)
+    return make(phase, s.round, cur, s.deal, hands, s.unseen, stacks, discards, True, 0,
+                no_draw, s.totals, s.history, s.last_hands)
 
 
 def _end_turn(game: Kingpins, s: State) -> State:
     if s.unseen and not s.no_draw:
-        return State(DRAW, s.round, s.current, s.deal, s.hands, s.unseen, s.stacks, s.discards,
+        return make(DRAW, s.round, s.current, s.deal, s.hands, s.unseen, s.stacks, s.discards,
                      s.played, s.passes, s.no_draw, s.totals, s.history, s.last_hands)
     passes = s.passes
     if not s.played and not s.unseen:
@@ -316,7 +369,7 @@ def _end_turn(game: Kingpins, s: State) -> State:
         if passes >= game.num_players:
             return _end_round(game, s, s.hands, s.stacks, s.discards)
     nxt = (s.current + 1) % game.num_players
-    return State(PLAY, s.round, nxt, s.deal, s.hands, s.unseen, s.stacks, s.discards, False,
+    return make(PLAY, s.round, nxt, s.deal, s.hands, s.unseen, s.stacks, s.discards, False,
                  passes, False, s.totals, s.history, s.last_hands)
 
 
@@ -329,10 +382,10 @@ def _end_round(game: Kingpins, s: State, hands: tuple[int, ...], stacks: tuple, 
     history = s.history + (scores,)
     r = s.round + 1
     if r >= ROUNDS:
-        return State(END, s.round, s.current, s.deal, hands, s.unseen if unseen is None else unseen,
+        return make(END, s.round, s.current, s.deal, hands, s.unseen if unseen is None else unseen,
                      stacks, discards, False,
                      0, False, totals, history, hands)
-    return State(DEAL, r, r % n, 0, (0,) * n, FULL_DECK, _EMPTY_STACKS, 0, False, 0, False,
+    return make(DEAL, r, r % n, 0, (0,) * n, FULL_DECK, _EMPTY_STACKS, 0, False, 0, False,
                  totals, history, hands)
 
 
