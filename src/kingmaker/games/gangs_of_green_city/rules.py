@@ -94,6 +94,7 @@ from .state import (
     VICTORY,
     WINDOW,
     State,
+    build,
     gang_total,
     unpack,
 )
@@ -170,7 +171,7 @@ def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]
     # from the unseen rest, or from the bottom layer once the rest is used up
     layers = s.gang_layers
     if st == ESC_BOTTOM:
-        cards = _gang_rest(s) or layers[-1]
+        cards = tuple(_gang_rest(s)) or layers[-1]
     elif layers:
         cards = layers[0]
     else:
@@ -186,6 +187,8 @@ def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]
 _HDRAW0, _ESC_DRAW0, _GDRAW0 = A.HDRAW0, A.HDRAW0 + ESC_CARD0, A.GDRAW0
 # The unseen gang cards where no layer lies on top, by (discards, cards out of the game).
 _REST: dict[tuple, tuple[int, ...]] = {}
+# The gang draws offered when ``cards`` are drawn from (each equally likely), by those cards.
+_GANG_DRAWS: dict[tuple[int, ...], tuple[tuple[int, float], ...]] = {}
 
 
 # ---- legal actions ----------------------------------------------------------
@@ -382,7 +385,7 @@ def apply(game: GangsOfGreenCity, s: State, action: int, player: int | None = No
     else:  # PASS in a window
         w[WINDOW] = w[WINDOW][1:]
     _settle(game, w, notes)
-    return State(*w)
+    return build(w)
 
 
 def _offered(s: State, a: int) -> bool:
