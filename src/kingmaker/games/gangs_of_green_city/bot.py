@@ -256,23 +256,6 @@ def _danger(s: State, odds: tuple[float, ...]) -> float:
     return danger
 
 
-def _threat_distance(s: State, pos: int) -> float:
-    """Distance from ``pos`` to the nearest POI holding 2 or 3 spheres of a gang."""
-    if pos == PARK:
-        return 2.0
-    sph = _flat(s)
-    row = DIST[pos]
-    best = 9.0
-    for p in range(NUM_POIS):
-        b = p * NUM_GANGS
-        m = max(sph[b], sph[b + 1], sph[b + 2], sph[b + 3])
-        if m >= 2:
-            d = row[p] - (0.5 if m == MAX_SPHERES else 0.0)
-            if d < best:
-                best = d
-    return best
-
-
 def _card_value(s: State, player: int, c: int) -> float:
     """How much the team loses if ``player`` spends card ``c``: a card of a district they lead the
     team in collecting is precious; others are fuel for moves and safe houses."""
@@ -299,11 +282,12 @@ def _card_value(s: State, player: int, c: int) -> float:
 
 
 _last_leads: list = [None, None]  # _card_value's last (hands, each district's lead)
+_HOME_SHIFT = tuple(SHIFT[DISTRICT[p]] for p in range(NUM_POIS))  # where a POI's own gang is packed
 
 
 def _respite_wanted(s: State, player: int, r: int) -> bool:
     """Whether the team wants respite ``r`` played now (in a window or as a discard saver)."""
-    sph = _flat(s)
+    sp = s.spheres  # packed: gang g's count on POI p is sp[p] >> SHIFT[g] & 3
     if r == QUIET:
         if s.stage != GANG_WINDOW:
             return False
@@ -311,11 +295,11 @@ def _respite_wanted(s: State, player: int, r: int) -> bool:
         odds = draw_odds(s)
         risk = 0.0
         for p in range(NUM_POIS):
-            if sph[p * NUM_GANGS + DISTRICT[p]] == MAX_SPHERES and not s.defeated >> DISTRICT[p] & 1:
+            if sp[p] >> _HOME_SHIFT[p] & 3 == MAX_SPHERES and not s.defeated >> DISTRICT[p] & 1:
                 risk += odds[p]
         return risk >= 0.5 or (s.war >= 6 and risk >= 0.2)
-    if r == WATCH:
-        return any(x == MAX_SPHERES for x in sph)
+    if r == WATCH:  # a gang at three somewhere: both bits of its count set
+        return any(x & (x >> 1) & 0x55 for x in sp)
     if r == WITNESS:
         return s.stage == ESC_WINDOW and bool(s.gang_disc)
     if r == ROOFTOP:
@@ -356,19 +340,6 @@ def _target(s: State, legal: list[int]) -> int:
 def _poi_heat(s: State, p: int) -> int:
     b = p * NUM_GANGS
     return max(_flat(s)[b : b + NUM_GANGS])
-
-
-def _weight(s: State, odds: tuple[float, ...], p: int, g: int, c: int) -> float:
-    """Danger of ``c`` spheres of gang ``g`` on POI ``p`` (as in ``evaluate``)."""
-    if c <= 0:
-        return 0.0
-    w = _DANGER[c] * (0.5 if s.ended >> g & 1 else 1.0)
-    if g == DISTRICT[p]:
-        w *= 1.0 + RISK3 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
-    if c == MAX_SPHERES:
-        sph = _flat(s)
-        w *= 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sph[nb * NUM_GANGS + g] == MAX_SPHERES)
-    return w
 
 
 def _gains_table(s: State, odds: tuple[float, ...], me: int) -> list:
@@ -428,7 +399,7 @@ def _gain_sum(s: State, odds: tuple[float, ...], table: list, p: int, me: int, k
 def _battle_gains(s: State, odds: tuple[float, ...], p: int, me: int) -> list[tuple[float, int]]:
     """Returns (danger removed, gang) for each battle move possible on ``p``, best first.
 
-    Each danger is ``_weight``'s, worked out here in the same order of operations."""
+    Each danger is ``_weight_of``'s (the reference bot's ``_weight``)."""
     out = []
     x = s.spheres[p]
     ended = s.ended
@@ -439,7 +410,7 @@ def _battle_gains(s: State, odds: tuple[float, ...], p: int, me: int) -> list[tu
         if not c:
             continue
         half = ended >> g & 1
-        chain = 0  # the neighbours at three (``_weight``'s riot chain), once needed
+        chain = 0  # the neighbours at three (the riot chain), once needed
         if c == MAX_SPHERES:
             sp = s.spheres
             chain = sum(1 for nb in NEIGHBOURS[p] if sp[nb] >> sh & 3 == MAX_SPHERES)
@@ -456,8 +427,9 @@ def _battle_gains(s: State, odds: tuple[float, ...], p: int, me: int) -> list[tu
 
 
 def _weight_of(odds: tuple[float, ...], p: int, home: int, g: int, c: int, half: int, chain: int) -> float:
-    """``_weight(s, odds, p, g, c)`` for ``c`` > 0, from ``half`` (gang ``g``'s recruitment has
-    ended) and ``chain`` (``p``'s neighbours with three spheres of ``g``)."""
+    """The danger of ``c`` > 0 spheres of gang ``g`` on POI ``p`` (as in ``evaluate``), from
+    ``half`` (gang ``g``'s recruitment has ended) and ``chain`` (``p``'s neighbours with three
+    spheres of ``g``)."""
     w = _DANGER[c] * (0.5 if half else 1.0)
     if g == home:
         w *= 1.0 + RISK3 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]

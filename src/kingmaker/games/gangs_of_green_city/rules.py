@@ -219,6 +219,8 @@ def legal_actions(game: GangsOfGreenCity, s: State, player: int | None = None) -
 
 def _respite_plays(game: GangsOfGreenCity, s: State, hand: tuple[int, ...]) -> list[int]:
     out = []
+    if not hand or hand[-1] < RESPITE0:  # (a hand is sorted: its respites come last)
+        return out
     for c in hand:
         if c >= RESPITE0:
             r = c - RESPITE0
