@@ -10,13 +10,17 @@ random stream. ``ggc_reference_bot`` is the previous bot, kept as the reference.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import ggc_reference_bot as ref
 import pytest
 import seeded_positions
 
 import kingmaker
+from kingmaker.games.gangs_of_green_city import actions as A
 from kingmaker.games.gangs_of_green_city import bot
+from kingmaker.games.gangs_of_green_city.data import GHOST, HAND_LIMIT, NUM_POIS
+from kingmaker.games.gangs_of_green_city.state import MOVES
 
 
 def positions(g, seed: int, games: int):
@@ -58,3 +62,66 @@ def test_memos_start_afresh_when_full():
             assert all(len(m) <= 3 for m in memos)
     finally:
         bot._MEMO_MAX, bot._BIG_MEMO_MAX = old
+
+
+def _specials(s, legal):
+    """The briefings, safe houses and dispatches the heuristic scores (``heuristic_action``)."""
+    return [a for a in legal if A.SHARE0 <= a < A.RESPITE0 or A.SAFE0 <= a < A.RECRUIT0]
+
+
+@pytest.mark.parametrize("players, options", [(2, {}), (3, {"starting_hands": True}), (5, {"starting_hands": True})])
+def test_special_move_scores_match_the_applied_state(players, options):
+    """Moves, Safe Houses, Briefing, Mayor Maple's dispatch: the score of a briefing, safe house
+    or dispatch worked out without building the state is ``evaluate`` of the state ``apply``
+    builds (every such move of seeded positions; None only for a dispatched Green Ghost)."""
+    g = kingmaker.make("gangs-of-green-city", players, **options)
+    kinds = {"safe": 0, "share": 0, "dispatch": 0, "ghost": 0}
+    for s, p in positions(g, 40 + players, 6):
+        if s.stage != MOVES or s.pick_n > 0 or s.resp >= 0:
+            continue
+        odds = bot.draw_odds(s)
+        head = bot._head(s, odds)
+        for a in _specials(s, g.legal_actions(s, p)):
+            v = bot._special_value(s, p, a, head)
+            if v is None:
+                assert s.cast[(a - A.DISPATCH0) // NUM_POIS] == GHOST
+                kinds["ghost"] += 1
+                continue
+            assert v == bot.evaluate(g.apply(s, a, p), odds), (s, a)
+            kinds["safe" if a < A.RECRUIT0 else "share" if a < A.DISPATCH0 else "dispatch"] += 1
+    assert kinds["safe"] > 10 and kinds["share"] > 3, kinds
+    if players == 5:  # every cast member is in play
+        assert kinds["dispatch"] > 20 and kinds["ghost"] > 0, kinds
+
+
+def test_special_move_scores_see_the_last_move_lose_the_game():
+    """Drawing hero cards: the last move of a turn with fewer than two hero cards left loses, so
+    the score is evaluate's defeat; a briefing that asks for a discard comes before that."""
+    g = kingmaker.make("gangs-of-green-city", 5, starting_hands=True)
+    checked = 0
+    seen = set()  # (the game is lost, a discard is asked) after each move
+    for s, p in positions(g, 9, 3):
+        if s.stage != MOVES or s.pick_n > 0 or s.resp >= 0:
+            continue
+        last = replace(s, moves=1, piles=(0,) * (len(s.piles) - 1) + (1,))
+        # and with full hands (a briefing then asks for a discard first)
+        pool = [c for c in s.hero_pool if c < NUM_POIS]
+        need = [HAND_LIMIT - len(h) for h in s.hands]
+        if sum(need) > len(pool):
+            continue
+        hands, i = [], 0
+        for h, k in zip(s.hands, need):
+            hands.append(tuple(sorted(h + tuple(pool[i : i + k]))))
+            i += k
+        full = replace(last, hands=tuple(hands))
+        for x in (last, full):
+            odds = bot.draw_odds(x)
+            head = bot._head(x, odds)
+            for a in _specials(x, g.legal_actions(x, p)):
+                v = bot._special_value(x, p, a, head)
+                if v is not None:
+                    after = g.apply(x, a, p)
+                    assert v == bot.evaluate(after, odds)
+                    seen.add((after.result != 0, after.pick_n > 0))
+                    checked += 1
+    assert checked > 20 and seen == {(True, False), (False, True)}, seen

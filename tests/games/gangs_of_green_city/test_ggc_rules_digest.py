@@ -10,11 +10,16 @@ hot paths were optimised (issue 16 §1); a change of behaviour changes them.
 
 from __future__ import annotations
 
+import random
+from dataclasses import FrozenInstanceError
+
 import pytest
 from rules_digest import digest
 
 import kingmaker
+from kingmaker.core.match import sample_chance
 from kingmaker.games.gangs_of_green_city import rules
+from kingmaker.games.gangs_of_green_city.state import FIELDS, State, build, unpack
 
 
 def traced(game):
@@ -58,3 +63,25 @@ CASES = [
 def test_random_games_match_the_reference_digest(players, options, seeds, expected):
     game = kingmaker.make("gangs-of-green-city", players, **options)
     assert digest(game, seeds, traced(game)) == expected
+
+
+def test_build_gives_back_the_frozen_state():
+    """Setup and a few turns: ``unpack`` and ``build`` (apply's fast state construction) give back
+    an equal, frozen ``State`` with the same hash and repr; the fields are read in order."""
+    game = kingmaker.make("gangs-of-green-city", 3)
+    rng = random.Random(5)
+    s = game.new_initial_state()
+    for _ in range(300):
+        if game.is_terminal(s):
+            break
+        w = unpack(s)
+        assert w == [getattr(s, f) for f in FIELDS]
+        t = build(w)
+        assert type(t) is State and t == s and hash(t) == hash(s) and repr(t) == repr(s)
+        with pytest.raises(FrozenInstanceError):
+            t.stage = 0
+        cp = game.current_player(s)
+        if cp < 0:
+            s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+        else:
+            s = game.apply(s, rng.choice(game.legal_actions(s, cp)), cp)
