@@ -359,8 +359,9 @@ def _gains_table(s: State, odds: tuple[float, ...], me: int) -> list:
 _last_table: list = [None] * 5  # _gains_table's last (spheres, ended, odds, ghost, table)
 
 
-def _poi_gains(s: State, odds: tuple[float, ...], table: list, p: int, me: int) -> tuple[list, dict]:
-    """Returns ``(_battle_gains(s, odds, p, me), {k: sum of the first k})`` for ``table[p]``.
+def _poi_gains(s: State, odds: tuple[float, ...], table: list, p: int, me: int) -> tuple[list, list]:
+    """Returns ``(_battle_gains(s, odds, p, me), sums)`` for ``table[p]``, where ``sums[k]`` is
+    ``sum(x for x, _ in gains[:k])`` for k up to the number of gains (``_prefix_sums``).
 
     Also memoised by what the gains on ``p`` depend on: its spheres, the ended
     recruitments, its draw odds, whether the hero is the Ghost, and (when a gang
@@ -371,9 +372,20 @@ def _poi_gains(s: State, odds: tuple[float, ...], table: list, p: int, me: int) 
     key = (p, x, s.ended, odds[p], me == GHOST, nb)
     entry = _poi_gains_memo.get(key)
     if entry is None:
-        entry = _remember(_poi_gains_memo, key, (_battle_gains(s, odds, p, me), {}))
+        gains = _battle_gains(s, odds, p, me)
+        entry = _remember(_poi_gains_memo, key, (gains, _prefix_sums(gains)))
     table[p] = entry
     return entry
+
+
+def _prefix_sums(gains: list[tuple[float, int]]) -> list:
+    """``[sum(x for x, _ in gains[:k]) for k in 0..len(gains)]``, each added up in the same order."""
+    acc = 0
+    out = [acc]
+    for x, _ in gains:
+        acc += x
+        out.append(acc)
+    return out
 
 
 def _gains(s: State, odds: tuple[float, ...], table: list, p: int, me: int) -> list[tuple[float, int]]:
@@ -390,10 +402,7 @@ def _gain_sum(s: State, odds: tuple[float, ...], table: list, p: int, me: int, k
     if entry is None:
         entry = _poi_gains(s, odds, table, p, me)
     sums = entry[1]
-    v = sums.get(k)
-    if v is None:
-        v = sums[k] = sum(x for x, _ in entry[0][:k])
-    return v
+    return sums[k] if k < len(sums) else sums[-1]
 
 
 def _battle_gains(s: State, odds: tuple[float, ...], p: int, me: int) -> list[tuple[float, int]]:
@@ -554,11 +563,12 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
     best_score, best_act = 0.05, None
     table = _gains_table(s, odds, me)
     # a briefing needs a teammate on the spot (else _meeting_gain is 0)
-    mates = {x for q, x in enumerate(s.pawns) if q != player}
+    pawns = s.pawns
+    mates = set(pawns[:player] + pawns[player + 1 :])
     # Only a place with a gain can score above best_score (0.05): a safe house when ready, a
     # POI with spheres, a teammate's place (every other score is at most 0). They are taken
     # in the options' order, so that ties go as they would over all the options.
-    if extra:
+    if extra and not base.keys() >= extra.keys():
         new = [t for t in extra if t not in base]
         if new:  # places no route reaches, added by escapes or portals (after the routes)
             rank = dict(rank)
@@ -593,9 +603,8 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
             entry = table[t]  # _gain_sum, inline
             if entry is None:
                 entry = _poi_gains(s, odds, table, t, me)
-            gain = entry[1].get(k)
-            if gain is None:
-                gain = entry[1][k] = sum(x for x, _ in entry[0][:k])
+            sums = entry[1]
+            gain = sums[k] if k < len(sums) else sums[-1]
         else:
             gain = 0  # no sphere: no battle (the sum of no gains)
         if t in mates:
