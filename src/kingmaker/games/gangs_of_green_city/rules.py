@@ -29,7 +29,6 @@ depends only on ``state``, ``actions``, ``data`` and ``resolve``.
 from __future__ import annotations
 
 import random
-from itertools import repeat
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE, TERMINAL, node_name
@@ -42,6 +41,7 @@ from .data import (
     ESC_CARD0,
     FUNDRAISER,
     GANG_NAMES,
+    MAX_ESCALATIONS,
     MAYOR,
     MOVES,
     NEIGHBOURS,
@@ -159,13 +159,13 @@ def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]
         pool = s.hero_pool
         if left > esc:
             p = (left - esc) / left / len(pool)
-            out = list(zip(map(_HDRAW0.__add__, pool), repeat(p)))
+            out = list(map(_row(p).__getitem__, pool))
         else:
             out = []
         if esc:
             esc_left = s.esc_left
             p = 1.0 / left / len(esc_left)
-            out.extend(zip(map(_ESC_DRAW0.__add__, esc_left), repeat(p)))
+            out.extend(map(_row(p).__getitem__, [ESC_CARD0 + e for e in esc_left]))
         return out
     # gang cards: the top layer first (any of its cards equally); the bottom card comes
     # from the unseen rest, or from the bottom layer once the rest is used up
@@ -181,10 +181,27 @@ def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]
             if len(_REST) >= 10_000:
                 _REST.clear()
             cards = _REST[rest] = tuple(_gang_rest(s))
-    return list(zip(map(_GDRAW0.__add__, cards), repeat(1.0 / len(cards))))
+    row = _GANG_ROWS.get(len(cards))
+    if row is None:
+        p = 1.0 / len(cards)
+        row = _GANG_ROWS[len(cards)] = tuple((A.GDRAW0 + c, p) for c in range(NUM_POIS))
+    return list(map(row.__getitem__, cards))
 
 
-_HDRAW0, _ESC_DRAW0, _GDRAW0 = A.HDRAW0, A.HDRAW0 + ESC_CARD0, A.GDRAW0
+def _row(p: float) -> tuple[tuple[int, float], ...]:
+    """The hero draws ``(action, p)`` of every hero card, ESCALATION! cards included, at one
+    probability ``p`` (built once per ``p``; chance lists pick from them, with no new pair)."""
+    row = _HERO_ROWS.get(p)
+    if row is None:
+        if len(_HERO_ROWS) >= 10_000:
+            _HERO_ROWS.clear()
+        row = _HERO_ROWS[p] = tuple((A.HDRAW0 + c, p) for c in range(ESC_CARD0 + MAX_ESCALATIONS))
+    return row
+
+
+_HERO_ROWS: dict[float, tuple[tuple[int, float], ...]] = {}
+# Each number of gang cards drawn from (each equally likely): every gang draw at that chance.
+_GANG_ROWS: dict[int, tuple[tuple[int, float], ...]] = {}
 # The unseen gang cards where no layer lies on top, by (discards, cards out of the game).
 _REST: dict[tuple, tuple[int, ...]] = {}
 # The gang draws offered when ``cards`` are drawn from (each equally likely), by those cards.
