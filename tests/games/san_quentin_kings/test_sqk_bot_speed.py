@@ -32,7 +32,7 @@ def positions(g, seed: int, games: int):
 def test_fast_heuristic_matches_the_reference_on_seeded_positions(players, options):
     g = kingmaker.make("san-quentin-kings", players, **options)
     checked = 0
-    for k, (s, p) in enumerate(positions(g, 31 + players, 3)):
+    for k, (s, p) in enumerate(positions(g, 31 + players, 6)):
         r1, r2 = random.Random(k), random.Random(k)
         assert bot.heuristic_action(g, s, p, r2) == ref.heuristic_action(g, s, p, r1), k
         assert r1.getstate() == r2.getstate()
@@ -72,7 +72,7 @@ def test_winning_bribe_and_piece_bribes_match_the_rules(players):
     ``apply`` returns, the briber ranks first (Scoring Fight), wherever the fight goes on after it."""
     g = kingmaker.make("san-quentin-kings", players)
     tried = wins = 0
-    for s, p in positions(g, 70 + players, 4):
+    for s, p in positions(g, 70 + players, 10):
         if s.phase != P_TURN or s.queue or not s.goods[p * GSIZE + CHIPS] or s.flags & F_BRIBED:
             continue
         legal = g.legal_actions(s, p)
@@ -83,8 +83,27 @@ def test_winning_bribe_and_piece_bribes_match_the_rules(players):
         keys = bot._keys(s, g.n)
         mine = bot._in_fight(s.pieces, s.bribed, p)
         for a in pieces:
-            first = g.ranking(g.apply(s, a, p))[:1] == [p]
+            after = g.ranking(g.apply(s, a, p))
+            first = (after.index(p) if p in after else len(after)) == 0  # nobody placed: first too
             assert (bot._winning_bribe(s, p, g.n, [a], keys, mine) == a) == first, a
             tried += 1
             wins += first
-    assert tried > 100 and wins > 10
+    assert tried > 300 and wins > 30
+
+
+def test_a_bribe_that_leaves_nobody_placed_counts_as_first():
+    """Scoring Fight: with no placed player the fighter's place is 0, as the bot counts it; a kill
+    of the only placed piece by a fighter with nothing standing is then a winning bribe."""
+    g = kingmaker.make("san-quentin-kings", 3)
+    found = 0
+    for s, p in positions(g, 1003, 10):
+        if s.phase != P_TURN or s.queue or not s.goods[p * GSIZE + CHIPS] or s.flags & F_BRIBED:
+            continue
+        keys = bot._keys(s, g.n)
+        if keys[p] != -1 or not bot._fight_goes_on(s, p, g.n):
+            continue
+        for a in bribes.piece_bribes(s, p, g.n):
+            if A.KILL0 <= a and not g.ranking(g.apply(s, a, p)):
+                assert bot._winning_bribe(s, p, g.n, [a], keys, bot._in_fight(s.pieces, s.bribed, p)) == a
+                found += 1
+    assert found > 0

@@ -59,20 +59,20 @@ def start_block(w: Work, b: int, n: int) -> None:
         w.phase = P_GYM
     elif b == CAFE_B:
         w.phase = P_CAFE
-        m = w.market
+        m = w.mut_market()
         m[M_BUS] = m[M_BUS + 1] = m[M_BUS + 2] = 1
         m[M_R2] = 1 if CAFE_RESPECT.count(2) else 0
         m[M_R1] = CAFE_RESPECT.count(1)
-        w.queue += [task(K_CSHANK, 0, 0, CAFE_SHANKS), task(K_CDRUG, 0, 0, CAFE_DRUGS)]
+        w.mut_queue().extend((task(K_CSHANK, 0, 0, CAFE_SHANKS), task(K_CDRUG, 0, 0, CAFE_DRUGS)))
     elif b == GUARD_B:
         w.phase = P_GUARD
     elif b == DRUG_B:
         w.phase = P_DRUGPAY
-        w.fists = [-2] * n
+        w.fists = (-2,) * n
     else:
         w.phase = P_FISTS
         pc = w.pieces
-        w.fists = [-1 if pc[p * PSIZE] + pc[p * PSIZE + 1] + pc[p * PSIZE + 2] else -2 for p in range(n)]
+        w.fists = tuple(-1 if pc[p * PSIZE] + pc[p * PSIZE + 1] + pc[p * PSIZE + 2] else -2 for p in range(n))
 
 
 # ---- legal actions -------------------------------------------------------------------------
@@ -167,15 +167,15 @@ def apply_seq(w: Work, p: int, a: int, ph: int) -> None:
             i, j = divmod(a - A.CHIP0, 7)
             pay_good(w, p, i)
             pay_good(w, p, j)
-            w.goods[p * GSIZE + CHIPS] += 1
-            w.supply[SCHIPS] -= 1
+            w.mut_goods()[p * GSIZE + CHIPS] += 1
+            w.mut_supply()[SCHIPS] -= 1
     else:  # P_DRUGPAY
         if a == A.PAY_COMM:
             pay_good(w, p, 6)
-            w.fists[p] = -1
+            w.mut_fists()[p] = -1
         elif a != A.DECLINE:
             pay_good(w, p, a - A.PAY_SHANK0)
-            w.fists[p] = -1
+            w.mut_fists()[p] = -1
         w.pos += 1
 
 
@@ -183,12 +183,12 @@ def gym(w: Work, p: int, a: int) -> None:
     """Trains pieces at the gym (ruling SQK-21)."""
     x = a - A.GYM0
     t, sc, c = x >> 4, (x >> 2) & 3, x & 3
-    pc = w.pieces
+    pc = w.mut_pieces()
     o = p * PSIZE
     # Cobras earn respect and go to the yard.
     pc[o + CELL] -= c
     pc[o + YARD] += c
-    w.goods[p * GSIZE + RESPECT] += c
+    w.mut_goods()[p * GSIZE + RESPECT] += c
     # Scorpions become Cobras: the Scorpion goes to the court, a Cobra comes out to the yard.
     pc[o + CELL + 1] -= sc
     pc[o + COURT + 1] += sc
@@ -207,28 +207,28 @@ def cafe(w: Work, p: int, a: int) -> None:
     if x == 11:
         return
     g = p * GSIZE
-    w.goods[g + COMM] -= 1
-    w.supply[SCOMM] += 1
-    m = w.market
+    w.mut_goods()[g + COMM] -= 1
+    w.mut_supply()[SCOMM] += 1
+    m = w.mut_market()
     if x < 3:
         m[M_SHANK + x] -= 1
-        w.goods[g + SH + x] += 1
+        w.mut_goods()[g + SH + x] += 1
         seen_by_all(w, p, x, len(w.cards))  # bought face up: everyone saw it
     elif x < 6:
         m[M_DRUG + x - 3] -= 1
-        w.goods[g + DR + x - 3] += 1
+        w.mut_goods()[g + DR + x - 3] += 1
         seen_by_all(w, p, x, len(w.cards))
     elif x < 9:
         t = x - 6
         m[M_BUS + t] -= 1
-        w.pieces[p * PSIZE + COURT + t] -= 1
-        w.pieces[p * PSIZE + YARD + t] += 1
+        w.mut_pieces()[p * PSIZE + COURT + t] -= 1
+        w.mut_pieces()[p * PSIZE + YARD + t] += 1
     elif x == 9:
         m[M_R2] = 0
-        w.goods[g + RESPECT] += 2
+        w.mut_goods()[g + RESPECT] += 2
     else:
         m[M_R1] -= 1
-        w.goods[g + RESPECT] += 1
+        w.mut_goods()[g + RESPECT] += 1
 
 
 def pay_good(w: Work, p: int, i: int) -> None:
@@ -237,14 +237,14 @@ def pay_good(w: Work, p: int, i: int) -> None:
     if i < 6:
         shown(w, p, i, len(w.cards))  # paid face up
     if i < 3:
-        w.goods[g + SH + i] -= 1
-        w.supply[SDISC + i] += 1
+        w.mut_goods()[g + SH + i] -= 1
+        w.mut_supply()[SDISC + i] += 1
     elif i < 6:
-        w.goods[g + DR + i - 3] -= 1
-        w.supply[DUSED + i - 3] += 1
+        w.mut_goods()[g + DR + i - 3] -= 1
+        w.mut_supply()[DUSED + i - 3] += 1
     else:
-        w.goods[g + COMM] -= 1
-        w.supply[SCOMM] += 1
+        w.mut_goods()[g + COMM] -= 1
+        w.mut_supply()[SCOMM] += 1
 
 
 def give_commissary(w: Work, p: int) -> None:
@@ -252,6 +252,6 @@ def give_commissary(w: Work, p: int) -> None:
     g = p * GSIZE
     k = min(w.goods[g + OWE_COMM], w.supply[SCOMM])
     if k:
-        w.goods[g + OWE_COMM] -= k
-        w.goods[g + COMM] += k
-        w.supply[SCOMM] -= k
+        w.mut_goods()[g + OWE_COMM] -= k
+        w.mut_goods()[g + COMM] += k
+        w.mut_supply()[SCOMM] -= k

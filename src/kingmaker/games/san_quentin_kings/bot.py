@@ -115,7 +115,7 @@ def _key(a0: int, a1: int, a2: int, cards: tuple[int, ...], pr: tuple[int, ...],
     fight ``cards`` in their area, and ``last`` = n - 1 - their seat from the initiator."""
     if not (a0 or a1 or a2):
         return -1
-    c0, c1, c2 = _card_strength(cards)
+    c0, c1, c2 = _card_strength(cards) if cards else (0, 0, 0)
     x = 4 * (a0 + c0) + pr[0] if a0 else pr[0]
     y = 4 * (a1 + c1) + pr[1] if a1 else pr[1]
     z = 4 * (a2 + c2) + pr[2] if a2 else pr[2]
@@ -150,16 +150,16 @@ def _keys(s: State, n: int) -> list[int]:
     pr = PRIORITY[s.block]
     pieces, bribed, cards, inflight, ini = s.pieces, s.bribed, s.cards, s.inflight, s.initiator
     out = []
+    f = FIGHT
     for q in range(n):
         if not inflight >> q & 1:
             out.append(-1)
-            continue
-        f = q * PSIZE + FIGHT
-        if bribed:
+        elif bribed:
             a0, a1, a2 = _in_fight(pieces, bribed, q)
+            out.append(_key(a0, a1, a2, cards[q], pr, n - 1 - (q - ini) % n))
         else:
-            a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
-        out.append(_key(a0, a1, a2, cards[q], pr, n - 1 - (q - ini) % n))
+            out.append(_key(pieces[f], pieces[f + 1], pieces[f + 2], cards[q], pr, n - 1 - (q - ini) % n))
+        f += PSIZE
     return out
 
 
@@ -344,12 +344,6 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
     # p's pieces in the fight by type, with the pieces bribed in
     a0, a1, a2 = _in_fight(pieces, bribed, p)
     present = (a0 > 0, a1 > 0, a2 > 0)
-    keys = _keys(s, n)
-    mine = keys[p]
-    place = 0
-    for k in keys:
-        if k > mine:
-            place += 1
     g = s.goods
     o = p * GSIZE + SH
     h0, h1, h2 = g[o], g[o + 1], g[o + 2]
@@ -366,8 +360,13 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
         good_shanks.sort(key=lambda a: (a - A.SHANK0) != top)
     need = s.need if committed else ROUND_CARDS[s.rnd]
     drawable = sum(s.fdeck) + sum(s.fdisc) > 0  # fight.can_draw
+    keys: list[int] = []
+    place = -1  # p's place in the fight (``_place_in``), worked out when a choice reads it
     # A bribe that wins the fight is worth its chip.
-    if g[p * GSIZE + CHIPS] and place > 0 and (need == 0 or not good_shanks):
+    if g[p * GSIZE + CHIPS] and (need == 0 or not good_shanks):
+        keys = _keys(s, n)
+        place = _place_in(keys, p)
+    if place > 0:
         options = [] if s.flags & F_BRIBED else piece_bribes(s, p, n)
         rng.shuffle(options)
         if options:
@@ -384,7 +383,11 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
     if good_shanks:
         return good_shanks[0]
     if drawable:
-        if committed or place != 0:
+        if committed:
+            return A.DRAW
+        if place < 0:
+            place = _place_in(_keys(s, n), p)
+        if place != 0:
             return A.DRAW
         if s.rnd < 2:  # then the draw's risk decides
             deck = s.fdeck
@@ -412,13 +415,17 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
 
 def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int], mine3: tuple) -> int:
     """Returns the first of ``options`` (take, free and kill bribes) after which p places first,
-    or -1: ``_bribed_place(...) == 0`` where the fight goes on after the bribe. A take or kill
-    removes one piece of its type from the holder's count, a take or free adds one to p's."""
+    or -1: ``_bribed_place(...) == 0`` where the fight goes on after it. A take or kill removes
+    one piece of its type from the holder's area, a take or free adds one to p's (``mine3``:
+    p's counts); no other player's key may then exceed p's (an unplaced p is first when nobody is placed)."""
     pr = PRIORITY[s.block]
     cards, inflight, ini = s.cards, s.inflight, s.initiator
-    pieces, bribed = s.pieces, s.bribed
     p_in = inflight >> p & 1
     p_last = n - 1 - (p - ini) % n
+    mine0 = keys[p]
+    plus: dict[int, int] = {}  # type -> p's key with one more piece of that type
+    minus: dict[int, int] = {}  # holder * 3 + type -> the holder's key with one piece fewer
+    rest: dict[int, int] = {}  # holder -> the greatest key of the players other than p and it
     for a in options:
         if a < A.FREE0 or a >= A.KILL0:
             x, t = divmod(a - (A.TAKE0 if a < A.FREE0 else A.KILL0), 3)
@@ -426,27 +433,31 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
         else:
             t = a - A.FREE0
             h = p
-        if a < A.STEAL0 and p_in:  # take or free: one more piece of type t in p's area
-            c = list(mine3)
-            c[t] += 1
-            mine = _key(c[0], c[1], c[2], cards[p], pr, p_last)
+        if a < A.STEAL0 and p_in:  # take or free
+            mine = plus.get(t)
+            if mine is None:
+                c = list(mine3)
+                c[t] += 1
+                mine = plus[t] = _key(c[0], c[1], c[2], cards[p], pr, p_last)
         else:
-            mine = keys[p]
-        for q in range(n):
-            if q == p:
-                continue
-            if q == h:
-                if not inflight >> h & 1:
-                    continue  # -1: beats nobody
-                c = list(_in_fight(pieces, bribed, h))
-                c[t] -= 1
-                k = _key(c[0], c[1], c[2], cards[h], pr, n - 1 - (h - ini) % n)
-            else:
-                k = keys[q]
+            mine = mine0
+        top = rest.get(h)
+        if top is None:
+            top = rest[h] = max([k for q, k in enumerate(keys) if q != p and q != h], default=-1)
+        if top > mine:
+            continue
+        if h != p:
+            k = minus.get(h * 3 + t)
+            if k is None:
+                k = -1
+                if inflight >> h & 1:
+                    c = list(_in_fight(s.pieces, s.bribed, h))
+                    c[t] -= 1
+                    k = _key(c[0], c[1], c[2], cards[h], pr, n - 1 - (h - ini) % n)
+                minus[h * 3 + t] = k
             if k > mine:
-                break
-        else:
-            return a
+                continue
+        return a
     return -1
 
 

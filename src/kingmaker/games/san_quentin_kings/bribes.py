@@ -129,8 +129,8 @@ def bribe_actions(s: Any, p: int, n: int) -> list[int]:
 
 def spend_chip(w: Work, p: int) -> None:
     """Pays one bribe chip: it commits the player to fight this turn and uses the round's bribe."""
-    w.goods[p * GSIZE + CHIPS] -= 1
-    w.supply[SCHIPS] += 1
+    w.mut_goods()[p * GSIZE + CHIPS] -= 1
+    w.mut_supply()[SCHIPS] += 1
     if not w.flags & F_COMMITTED:
         w.flags |= F_COMMITTED
         w.need = ROUND_CARDS[w.rnd]
@@ -140,8 +140,8 @@ def spend_chip(w: Work, p: int) -> None:
 def redraw(w: Work, p: int, k: int) -> None:
     """Bribe: the fight card ``k`` just drawn is discarded and one card is owed again (SQK-9)."""
     spend_chip(w, p)
-    w.cards[p] = w.cards[p][:-1]
-    w.fdisc[k] += 1
+    w.mut_cards()[p] = w.cards[p][:-1]
+    w.mut_fdisc()[k] += 1
     w.need += 1
     w.phase = P_TURN
 
@@ -156,31 +156,31 @@ def apply_bribe(w: Work, p: int, a: int) -> None:
         h, o = divmod(x, A.MAXP)
         remove_piece(w, h, o, t)
         if o == p:
-            w.pieces[p * PSIZE + FIGHT + t] += 1
+            w.mut_pieces()[p * PSIZE + FIGHT + t] += 1
         else:
             w.bribed = tuple(sorted(w.bribed + ((p, o, t),)))
     elif a < A.STEAL0:
         t = a - A.FREE0
-        w.pieces[p * PSIZE + SOL + t] -= 1
-        w.pieces[p * PSIZE + FIGHT + t] += 1
+        w.mut_pieces()[p * PSIZE + SOL + t] -= 1
+        w.mut_pieces()[p * PSIZE + FIGHT + t] += 1
     elif a < A.STEALSUP0:
         q, gi = divmod(a - A.STEAL0, 3)
         if gi == 0:
-            w.queue.append(task(K_STEAL_SHANK, 0, p, q))
+            w.mut_queue().append(task(K_STEAL_SHANK, 0, p, q))
         elif gi == 1:
-            w.queue.append(task(K_STEAL_DRUG, 0, p, q))
+            w.mut_queue().append(task(K_STEAL_DRUG, 0, p, q))
         else:
-            w.goods[q * GSIZE + COMM] -= 1
-            w.goods[p * GSIZE + COMM] += 1
+            w.mut_goods()[q * GSIZE + COMM] -= 1
+            w.mut_goods()[p * GSIZE + COMM] += 1
     elif a < A.KILL0:
         gi = a - A.STEALSUP0
         if gi == 0:
-            w.queue.append(task(K_SHANK, 1, p))
+            w.mut_queue().append(task(K_SHANK, 1, p))
         elif gi == 1:
-            w.queue.append(task(K_DRUG, 1, p))
+            w.mut_queue().append(task(K_DRUG, 1, p))
         else:
-            w.supply[SCOMM] -= 1
-            w.goods[p * GSIZE + COMM] += 1
+            w.mut_supply()[SCOMM] -= 1
+            w.mut_goods()[p * GSIZE + COMM] += 1
     else:
         x, t = divmod(a - A.KILL0, 3)
         h, o = divmod(x, A.MAXP)
@@ -190,7 +190,7 @@ def apply_bribe(w: Work, p: int, a: int) -> None:
 def remove_piece(w: Work, h: int, o: int, t: int) -> None:
     """Removes owner ``o``'s piece of type ``t`` from holder ``h``'s fight area."""
     if o == h:
-        w.pieces[h * PSIZE + FIGHT + t] -= 1
+        w.mut_pieces()[h * PSIZE + FIGHT + t] -= 1
     else:
         b = list(w.bribed)
         b.remove((h, o, t))

@@ -176,7 +176,7 @@ def pick_actions(s: Any, p: int) -> list[int]:
 # ---- carrying them out ---------------------------------------------------------------------
 def reveal(w: Work) -> None:
     """All fists open together; the chosen pieces stand in the fight areas."""
-    pc = w.pieces
+    pc = w.mut_pieces()
     inflight = 0
     for p, f in enumerate(w.fists):
         if f > 0:
@@ -189,7 +189,7 @@ def reveal(w: Work) -> None:
             pc[o + FIGHT + 1] += sc
             pc[o + FIGHT + 2] += t
             inflight |= 1 << p
-    w.fists = []
+    w.fists = ()
     w.inflight = inflight
     w.passed = 0
     w.rnd = 1
@@ -214,11 +214,11 @@ def turn(w: Work, p: int, a: int) -> None:
             w.need = ROUND_CARDS[w.rnd]
         w.need -= 1
         if a == A.DRAW:
-            w.queue.append(task(K_FIGHT, 0, p))
+            w.mut_queue().append(task(K_FIGHT, 0, p))
         else:
             t = a - A.SHANK0
-            w.goods[p * GSIZE + SH + t] -= 1
-            w.cards[p] = w.cards[p] + (SHANK_CODE0 + t,)
+            w.mut_goods()[p * GSIZE + SH + t] -= 1
+            w.mut_cards()[p] = w.cards[p] + (SHANK_CODE0 + t,)
             shown(w, p, t, len(w.cards))
         return
     apply_bribe(w, p, a)
@@ -240,17 +240,17 @@ def card_choice(w: Work, p: int, a: int, ph: int) -> None:
         parole(w, p, a - A.PAROLE0)
         w.phase = P_TURN
     elif ph == P_VIC_DRUG:
-        w.queue.append(task(K_STEAL_DRUG, 0, p, a - A.VICDRUG0))
+        w.mut_queue().append(task(K_STEAL_DRUG, 0, p, a - A.VICDRUG0))
         w.phase = P_TURN
     elif ph == P_VIC_SHANK:
-        w.queue.append(task(K_STEAL_SHANK, 1, p, a - A.VICSHANK0))
+        w.mut_queue().append(task(K_STEAL_SHANK, 1, p, a - A.VICSHANK0))
         w.phase = P_TURN
     elif ph == P_STOLEN:
         t = w.pending % 3
         w.pending = -1
         if a == A.PLAY_STOLEN:
-            w.goods[p * GSIZE + SH + t] -= 1
-            w.cards[p] = w.cards[p] + (SHANK_CODE0 + t,)
+            w.mut_goods()[p * GSIZE + SH + t] -= 1
+            w.mut_cards()[p] = w.cards[p] + (SHANK_CODE0 + t,)
             shown(w, p, t, len(w.cards))
         w.phase = P_TURN
 
@@ -262,20 +262,20 @@ def end_turn(w: Work) -> None:
 
 
 def move_own(w: Work, p: int, t: int, zone: int) -> None:
-    w.pieces[p * PSIZE + FIGHT + t] -= 1
-    w.pieces[p * PSIZE + zone + t] += 1
+    w.mut_pieces()[p * PSIZE + FIGHT + t] -= 1
+    w.mut_pieces()[p * PSIZE + zone + t] += 1
 
 
 def parole(w: Work, p: int, t: int) -> None:
     """Parole: the piece leaves the game (into the box) and its owner is owed one commissary."""
-    w.pieces[p * PSIZE + FIGHT + t] -= 1
-    w.goods[p * GSIZE + OWE_COMM] += 1
+    w.mut_pieces()[p * PSIZE + FIGHT + t] -= 1
+    w.mut_goods()[p * GSIZE + OWE_COMM] += 1
     give_commissary(w, p)
 
 
 def after_draw(w: Work, p: int, k: int) -> None:
     """Lays fight card ``k`` just drawn by ``p``; offers the redraw bribe (SQK-9) or resolves it."""
-    w.cards[p] = w.cards[p] + (k,)
+    w.mut_cards()[p] = w.cards[p] + (k,)
     if k == GRAVE:
         w.flags |= F_GRAVE
     if w.goods[p * GSIZE + CHIPS] and not w.flags & F_BRIBED:
@@ -303,20 +303,20 @@ def resolve(w: Work, p: int, k: int, n: int) -> None:
         if len(victims) > 1:
             w.phase = P_VIC_DRUG if k == STEAL_DRUG else P_VIC_SHANK
         elif k == STEAL_DRUG:
-            w.queue.append(task(K_STEAL_DRUG, 0, p, victims[0]) if victims else task(K_DRUG, 1, p))
+            w.mut_queue().append(task(K_STEAL_DRUG, 0, p, victims[0]) if victims else task(K_DRUG, 1, p))
         else:
-            w.queue.append(task(K_STEAL_SHANK, 1, p, victims[0]) if victims else task(K_SHANK, 2, p))
+            w.mut_queue().append(task(K_STEAL_SHANK, 1, p, victims[0]) if victims else task(K_SHANK, 2, p))
 
 
 def score(w: Work, n: int) -> list[int]:
     """Scoring Fight: fight points to the first place, and the goods each place takes; returns the placings."""
     placers = ranking(w, n)
-    g = w.goods
     b = w.block
     w.phase = P_CLEANUP
     w.ranking = tuple(placers[: len(PAYOUT)])
     if not placers:
         return placers
+    g = w.mut_goods()
     if b == RIOT:
         g[placers[0] * GSIZE + FP] += FP_RIOT
         return placers
@@ -325,7 +325,7 @@ def score(w: Work, n: int) -> list[int]:
         w.phase = P_PICK
         w.pos = 0
         w.need = PAYOUT[0]
-        m = w.market
+        m = w.mut_market()
         m[M_BUS] = m[M_BUS + 1] = m[M_BUS + 2] = 2
         return placers
     for i, p in enumerate(placers[: len(PAYOUT)]):
@@ -335,10 +335,10 @@ def score(w: Work, n: int) -> list[int]:
             give_commissary(w, p)
         elif b == SHANK_B:
             g[p * GSIZE + OWE_SH] += k
-            w.queue.append(task(K_SHANK, 0, p, k))
+            w.mut_queue().append(task(K_SHANK, 0, p, k))
         else:  # DRUG_B
             g[p * GSIZE + OWE_DR] += k
-            w.queue.append(task(K_DRUG, 0, p, k))
+            w.mut_queue().append(task(K_DRUG, 0, p, k))
     return placers
 
 
@@ -347,7 +347,7 @@ def pick(w: Work, a: int) -> None:
     p = w.ranking[w.pos]
     t = a - A.PICK0
     o = p * PSIZE
-    w.market[M_BUS + t] -= 1
-    w.pieces[o + COURT + t] -= 1
-    w.pieces[o + YARD + t] += 1
+    w.mut_market()[M_BUS + t] -= 1
+    w.mut_pieces()[o + COURT + t] -= 1
+    w.mut_pieces()[o + YARD + t] += 1
     w.need -= 1

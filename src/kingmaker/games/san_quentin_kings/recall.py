@@ -66,10 +66,7 @@ def from_deck(w: Work, b: int, vec: tuple[int, ...], face_up: bool, n: int) -> N
 
 
 def _rows(w: Work) -> list[int]:
-    k = w.known
-    if type(k) is not list:
-        k = w.known = list(k)
-    return k
+    return w.mut_known()
 
 
 def seen_by_all(w: Work, q: int, i: int, n: int) -> None:

@@ -16,7 +16,7 @@ from .state import CELL, FIGHT, FP, GSIZE, P_TURN, PSIZE, SOL, YARD, Work
 def start_riot(w: Work, n: int) -> None:
     """Sets the riot up: its initiator, every piece in the fight areas, round 1."""
     g = w.goods
-    pc = w.pieces
+    pc = w.mut_pieces()
     fps = [g[p * GSIZE + FP] for p in range(n)]
     low = min(fps)
     w.initiator = next(p for p in ((w.initiator + k) % n for k in range(n)) if fps[p] == low)
@@ -40,7 +40,7 @@ def start_riot(w: Work, n: int) -> None:
 
 def gather_after_riot(w: Work, n: int) -> None:
     """After the riot every remaining piece goes back to its owner's cell (for the Crew King)."""
-    pc = w.pieces
+    pc = w.mut_pieces()
     for p in range(n):
         o = p * PSIZE
         for t in range(3):

@@ -250,23 +250,24 @@ def batch_size(s: Any, kind: int, mode: int, a: int, b: int) -> int:
 def apply_chance(w: Work, a: int) -> None:
     """Carries out chance outcome ``a`` of the first task."""
     kind, mode, p, q = SPLIT[w.queue[0]]
-    g = w.goods
+    w.queue = w.queue[1:]
     if kind == K_INIT:
-        w.queue.pop(0)
         w.initiator = a - A.CH_PLAYER0
     elif kind <= K_CDRUG:
         vec, shank = outcome_counts(a)
         k = vec[0] + vec[1] + vec[2]
-        w.queue.pop(0)
         deck = SDECK if shank else DPILE
+        sup = w.mut_supply()
         for i in range(3):
-            w.supply[deck + i] -= vec[i]
+            sup[deck + i] -= vec[i]
         from_deck(w, 0 if shank else 3, vec, kind == K_CSHANK or kind == K_CDRUG, len(w.cards))
         if kind == K_CSHANK or kind == K_CDRUG:
             m = M_SHANK if shank else M_DRUG
+            market = w.mut_market()
             for i in range(3):
-                w.market[m + i] += vec[i]
+                market[m + i] += vec[i]
         else:
+            g = w.mut_goods()
             o = p * GSIZE + (SH if shank else DR)
             for i in range(3):
                 g[o + i] += vec[i]
@@ -277,12 +278,12 @@ def apply_chance(w: Work, a: int) -> None:
                 w.pending = vec.index(1)
         if is_batch(kind, mode) and q > k:
             # The rest of the batch waits at the head of the queue (after a reshuffle, or dropped).
-            w.queue.insert(0, task(kind, mode, p, q - k))
+            w.mut_queue().insert(0, task(kind, mode, p, q - k))
     elif kind == K_STEAL_SHANK or kind == K_STEAL_DRUG:
-        w.queue.pop(0)
         vec, shank = outcome_counts(a)
         t = vec.index(1)
         off = SH if shank else DR
+        g = w.mut_goods()
         g[q * GSIZE + off + t] -= 1
         g[p * GSIZE + off + t] += 1
         stolen(w, p, q, t if shank else 3 + t, len(w.cards))
@@ -290,9 +291,8 @@ def apply_chance(w: Work, a: int) -> None:
             w.phase = P_STOLEN
             w.pending = t + 3 * (q + 1)  # the victim saw the card too
     else:  # K_FIGHT
-        w.queue.pop(0)
         k = a - A.CH_CARD0
-        w.fdeck[k] -= 1
+        w.mut_fdeck()[k] -= 1
         after_draw(w, p, k)
 
 
@@ -300,7 +300,6 @@ def queue_ready(w: Work) -> bool:
     """Makes the first task drawable (reshuffling a discard pile into an empty deck) or
     drops it when nothing can be drawn; returns True when a chance node waits."""
     kind, mode, p, q = SPLIT[w.queue[0]]
-    sup = w.supply
     if kind == K_INIT:
         return True
     if kind in (K_SHANK, K_CSHANK, K_DRUG, K_CDRUG):
@@ -308,9 +307,11 @@ def queue_ready(w: Work) -> bool:
         disc = SDISC if deck == SDECK else DUSED
         owe = OWE_SH if deck == SDECK else OWE_DR
         if (kind == K_SHANK or kind == K_DRUG) and mode == 0 and w.goods[p * GSIZE + owe] <= 0:
-            w.queue.pop(0)
+            w.queue = w.queue[1:]
             return False
+        sup = w.supply
         if not (sup[deck] + sup[deck + 1] + sup[deck + 2]):
+            sup = w.mut_supply()
             into_deck(w, 0 if deck == SDECK else 3, sup[disc : disc + 3], len(w.cards))
             for i in range(3):
                 sup[deck + i] += sup[disc + i]
@@ -319,9 +320,7 @@ def queue_ready(w: Work) -> bool:
             return True
     elif kind == K_FIGHT:
         if not sum(w.fdeck):
-            for i in range(NUM_KINDS):
-                w.fdeck[i] += w.fdisc[i]
-                w.fdisc[i] = 0
+            w.fdeck, w.fdisc = w.fdisc, (0,) * NUM_KINDS  # the deck is empty: its discards become it
         if sum(w.fdeck):
             return True
     else:
@@ -329,7 +328,7 @@ def queue_ready(w: Work) -> bool:
         o = q * GSIZE + off
         if w.goods[o] + w.goods[o + 1] + w.goods[o + 2]:
             return True
-    w.queue.pop(0)
+    w.queue = w.queue[1:]
     return False
 
 
@@ -458,7 +457,7 @@ def apply(s: State, action: int, player: int | None, n: int, trace: list | None 
     else:
         ph = w.phase
         if ph == P_FISTS:
-            w.fists[player] = action - A.FIST0
+            w.mut_fists()[player] = action - A.FIST0
         elif ph == P_TURN:
             turn(w, (w.initiator + 1 + w.pos) % n, action)
         elif ph == P_BLOCK:
@@ -558,7 +557,9 @@ def run(w: Work, n: int, trace: list | None = None) -> None:
 def cleanup(w: Work, n: int) -> None:
     """Collect and Clean: pieces to the yard, cards to their discards, the Grave's reshuffle;
     owed goods; the initiator disc moves on; after the seventh block the end of the year."""
-    pc = w.pieces
+    pc = w.mut_pieces()
+    sup = w.mut_supply()
+    fdisc = w.mut_fdisc()
     for p in range(n):
         o = p * PSIZE
         for t in range(3):
@@ -566,27 +567,28 @@ def cleanup(w: Work, n: int) -> None:
             pc[o + FIGHT + t] = 0
         for code in w.cards[p]:
             if code >= SHANK_CODE0:
-                w.supply[SDISC + code - SHANK_CODE0] += 1
+                sup[SDISC + code - SHANK_CODE0] += 1
             else:
-                w.fdisc[code] += 1
+                fdisc[code] += 1
     for _h, o, t in w.bribed:
         pc[o * PSIZE + YARD + t] += 1
     w.bribed = ()
-    w.cards = [()] * n
+    w.cards = ((),) * n
     if w.flags & F_GRAVE:
+        fdeck = w.mut_fdeck()
         for i in range(NUM_KINDS):
-            w.fdeck[i] += w.fdisc[i]
-            w.fdisc[i] = 0
+            fdeck[i] += fdisc[i]
+            fdisc[i] = 0
     if w.block == CAFE_B:
         # Unsold face-up goods go back into their deck and pile (ruling SQK-11).
         m = w.market
         into_deck(w, 0, m[M_SHANK : M_SHANK + 3], n)
         into_deck(w, 3, m[M_DRUG : M_DRUG + 3], n)
         for i in range(3):
-            w.supply[SDECK + i] += m[M_SHANK + i]
-            w.supply[DPILE + i] += m[M_DRUG + i]
-    w.market = [0] * 11
-    w.fists = []
+            sup[SDECK + i] += m[M_SHANK + i]
+            sup[DPILE + i] += m[M_DRUG + i]
+    w.market = (0,) * 11
+    w.fists = ()
     w.inflight = w.passed = 0
     w.rnd = w.pos = w.need = w.flags = 0
     w.pending = -1

@@ -59,29 +59,29 @@ from .tasks import BATCH, K_DRUG, K_SHANK, task
 def deliver(w: Work, n: int) -> None:
     """Owed goods arrive when the supply has them, from the initiator clockwise."""
     sup = w.supply
-    g = w.goods
     shanks = sum(sup[SDECK : SDECK + 6])
     drugs = sum(sup[DPILE : DPILE + 6])
     for i in range(n):
         p = (w.initiator + i) % n
         o = p * GSIZE
         give_commissary(w, p)
+        g = w.goods  # read after give_commissary, which may replace it with its list
         k = min(g[o + OWE_SH], shanks)
         shanks -= k
         while k > 0:
-            w.queue.append(task(K_SHANK, 0, p, min(k, BATCH)))
+            w.mut_queue().append(task(K_SHANK, 0, p, min(k, BATCH)))
             k -= BATCH
         k = min(g[o + OWE_DR], drugs)
         drugs -= k
         while k > 0:
-            w.queue.append(task(K_DRUG, 0, p, min(k, BATCH)))
+            w.mut_queue().append(task(K_DRUG, 0, p, min(k, BATCH)))
             k -= BATCH
 
 
 def end_year(w: Work, n: int) -> None:
     """End of Year: solitary bonus, gathering, reshuffles; then the handouts, or the riot."""
-    pc = w.pieces
-    g = w.goods
+    pc = w.mut_pieces()
+    g = w.mut_goods()
     # The craziest gang: most pieces in solitary.
     sol = [pc[p * PSIZE + SOL] + pc[p * PSIZE + SOL + 1] + pc[p * PSIZE + SOL + 2] for p in range(n)]
     most = max(sol)
@@ -95,7 +95,7 @@ def end_year(w: Work, n: int) -> None:
         for t in range(3):
             pc[o + CELL + t] += pc[o + YARD + t] + pc[o + SOL + t]
             pc[o + YARD + t] = pc[o + SOL + t] = 0
-    sup = w.supply
+    sup = w.mut_supply()
     into_deck(w, 0, sup[SDISC : SDISC + 3], n)
     into_deck(w, 3, sup[DUSED : DUSED + 3], n)
     for i in range(3):

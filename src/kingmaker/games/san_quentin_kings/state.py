@@ -136,7 +136,14 @@ SEQ_PHASES = frozenset((P_GYM, P_CAFE, P_GUARD, P_DRUGPAY))
 
 
 class Work:
-    """A mutable working copy of a state, used inside ``rules.apply`` only."""
+    """A mutable working copy of a state, used inside ``rules.apply`` only.
+
+    It starts sharing the state's tuples (copy on write): code that changes a
+    tuple field first takes it as a list with ``mut_<field>()`` (e.g.
+    ``w.mut_goods()[i] += 1``; a list taken so is this copy's own), or rebinds the
+    field to a new value. ``freeze`` turns the lists back into tuples. A field read
+    through a name bound before a ``mut_`` call may be stale: bind such names after it.
+    """
 
     __slots__ = (
         "phase", "year", "initiator", "used", "block", "pos", "rnd", "need", "flags", "pending",
@@ -155,34 +162,104 @@ class Work:
         self.need = s.need
         self.flags = s.flags
         self.pending = s.pending
-        self.pieces = list(s.pieces)
-        self.goods = list(s.goods)
-        self.supply = list(s.supply)
-        self.fdeck = list(s.fdeck)
-        self.fdisc = list(s.fdisc)
-        self.cards = list(s.cards)
+        self.pieces = s.pieces
+        self.goods = s.goods
+        self.supply = s.supply
+        self.fdeck = s.fdeck
+        self.fdisc = s.fdisc
+        self.cards = s.cards
         self.bribed = s.bribed
-        self.fists = list(s.fists)
+        self.fists = s.fists
         self.inflight = s.inflight
         self.passed = s.passed
-        self.market = list(s.market)
+        self.market = s.market
         self.ranking = s.ranking
-        self.queue = list(s.queue)
-        self.known = s.known  # a tuple until recall.py first changes it (then a list)
+        self.queue = s.queue
+        self.known = s.known
+
+    def mut_pieces(self) -> list[int]:
+        x = self.pieces
+        if type(x) is not list:
+            x = self.pieces = list(x)
+        return x
+
+    def mut_goods(self) -> list[int]:
+        x = self.goods
+        if type(x) is not list:
+            x = self.goods = list(x)
+        return x
+
+    def mut_supply(self) -> list[int]:
+        x = self.supply
+        if type(x) is not list:
+            x = self.supply = list(x)
+        return x
+
+    def mut_fdeck(self) -> list[int]:
+        x = self.fdeck
+        if type(x) is not list:
+            x = self.fdeck = list(x)
+        return x
+
+    def mut_fdisc(self) -> list[int]:
+        x = self.fdisc
+        if type(x) is not list:
+            x = self.fdisc = list(x)
+        return x
+
+    def mut_cards(self) -> list[tuple[int, ...]]:
+        x = self.cards
+        if type(x) is not list:
+            x = self.cards = list(x)
+        return x
+
+    def mut_fists(self) -> list[int]:
+        x = self.fists
+        if type(x) is not list:
+            x = self.fists = list(x)
+        return x
+
+    def mut_market(self) -> list[int]:
+        x = self.market
+        if type(x) is not list:
+            x = self.market = list(x)
+        return x
+
+    def mut_queue(self) -> list[int]:
+        x = self.queue
+        if type(x) is not list:
+            x = self.queue = list(x)
+        return x
+
+    def mut_known(self) -> list[int]:
+        x = self.known
+        if type(x) is not list:
+            x = self.known = list(x)
+        return x
 
     def freeze(self) -> State:
         """Turns this working copy into the State itself (no new object): its lists become tuples
         and its class becomes ``State``, whose slots are the same names in the same order."""
-        self.pieces = tuple(self.pieces)
-        self.goods = tuple(self.goods)
-        self.supply = tuple(self.supply)
-        self.fdeck = tuple(self.fdeck)
-        self.fdisc = tuple(self.fdisc)
-        self.cards = tuple(self.cards)
-        self.fists = tuple(self.fists)
-        self.market = tuple(self.market)
-        self.queue = tuple(self.queue)
-        self.known = tuple(self.known)
+        if type(self.pieces) is list:
+            self.pieces = tuple(self.pieces)
+        if type(self.goods) is list:
+            self.goods = tuple(self.goods)
+        if type(self.supply) is list:
+            self.supply = tuple(self.supply)
+        if type(self.fdeck) is list:
+            self.fdeck = tuple(self.fdeck)
+        if type(self.fdisc) is list:
+            self.fdisc = tuple(self.fdisc)
+        if type(self.cards) is list:
+            self.cards = tuple(self.cards)
+        if type(self.fists) is list:
+            self.fists = tuple(self.fists)
+        if type(self.market) is list:
+            self.market = tuple(self.market)
+        if type(self.queue) is list:
+            self.queue = tuple(self.queue)
+        if type(self.known) is list:
+            self.known = tuple(self.known)
         self.__class__ = State
         return self  # type: ignore[return-value]
 
