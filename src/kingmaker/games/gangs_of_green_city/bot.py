@@ -518,7 +518,10 @@ def _meeting_gain(s: State, player: int, t: int) -> float:
             continue
         ruiz_q = s.cast[q] == DETECTIVE
         for giver, taker, any_card in ((player, q, ruiz_me), (q, player, ruiz_q)):
-            cards = [c for c in hands[giver] if c < NUM_POIS and (c == t or any_card)]
+            if any_card:
+                cards = [c for c in hands[giver] if c < NUM_POIS]
+            else:  # only the card of the POI
+                cards = (t,) if t < NUM_POIS and t in hands[giver] else ()
             for c in cards:
                 g = DISTRICT[c]
                 if s.ended >> g & 1:
@@ -539,7 +542,7 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
     need = _need(me)
     counts = _district_counts(hand)
     ended = s.ended
-    ready = any(counts[g] >= need and not ended >> g & 1 for g in range(NUM_GANGS))
+    ready = max(counts) >= need and any(counts[g] >= need and not ended >> g & 1 for g in range(NUM_GANGS))
     safe = s.safe
     spheres = s.spheres
     # The options: each place's (moves, first action, card cost) by travel and rides (cost 0),
@@ -636,13 +639,20 @@ def _head_for(s: State, player: int, legal: set[int], odds: tuple[float, ...]) -
     routes = _routes(s, pos)
     table = _gains_table(s, odds, me)
     best, best_v = None, -1e9
+    safe, spheres = s.safe, s.spheres
     for t, (d, first) in routes.items():
         if t == pos or t == PARK or first not in legal:
             continue
         if ready:
-            v = (50.0 if t in s.safe else 0.0) - d
+            v = (50.0 if t in safe else 0.0) - d
+        elif spheres[t]:
+            entry = table[t]  # _gain_sum(s, odds, table, t, me, 3), inline
+            if entry is None:
+                entry = _poi_gains(s, odds, table, t, me)
+            sums = entry[1]
+            v = (sums[3] if len(sums) > 3 else sums[-1]) / (1.0 + d)
         else:
-            v = (_gain_sum(s, odds, table, t, me, 3) if s.spheres[t] else 0) / (1.0 + d)
+            v = 0.0  # (no sphere: no gain)
         if v > best_v:
             best, best_v = first, v
     return best
@@ -653,6 +663,8 @@ def _recruit_trip(s: State, player: int, legal: set[int]) -> int | None:
     pos = s.pawns[player]
     need = _need(s.cast[player])
     counts = _district_counts(s.hands[player])
+    if max(counts) < need:  # (no district to end: nothing ready)
+        return None
     ready = [g for g in range(NUM_GANGS) if counts[g] >= need and not s.ended >> g & 1]
     if not ready:
         return None
