@@ -29,6 +29,7 @@ from .data import (
     AB_COLLECT,
     AB_RUB_OUT,
     ABILITY,
+    CLEAR,
     FF_ALL_BITS,
     FF_BITS,
     FF_BLACK,
@@ -36,6 +37,7 @@ from .data import (
     KIND_BITS,
     KINGPIN_BITS,
     NUM_KINDS,
+    NUM_RANKED,
     ONTO,
     ONTO_BITS,
     ROUNDS,
@@ -51,8 +53,6 @@ if TYPE_CHECKING:
     from .game import Kingpins
 
 _STRIDE = NUM_KINDS * 8
-# What an empty stack takes: any card on an original recruitment space, a kingpin in a corner.
-_EMPTY_TAKES = (KIND_BITS,) * 4 + (KINGPIN_BITS,) * 4
 
 
 def _chain(hand: int, k: int) -> int:
@@ -85,37 +85,69 @@ def _bonus(game: Kingpins, s: State, k: int, hand_after: int) -> float:
 
 
 def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) -> int:
-    if s.phase != PLAY or player != s.current:
+    if player != s.current or s.phase != PLAY:
+        if s.phase == RUB_OUT and player == s.current:
+            return _rub_out(s.hands[player], rng)
         return _choose(game, s, player, rng, game.legal_actions(s, player))
     # The playing seat: the same choice as ``_choose`` over the legal moves, without the
     # list of every legal move (moves are found only when no card can be played).
     hand = s.hands[player]
     stacks = s.stacks
-    size = hand.bit_count()
-    found = []  # the card plays, k * 8 + t
-    t = 0
-    for st in stacks:
-        m = hand & (ONTO_BITS[st[-1]] if st else _EMPTY_TAKES[t])
-        while m:
-            low = m & -m
-            m ^= low
-            found.append((low.bit_length() - 1) * 8 + t)
-        t += 1
+    # What each stack takes (kinds as bits), written out for the eight stacks: one lower in
+    # the opposite colour than its top card; an empty original stack anything, an empty corner a kingpin.
+    s0, s1, s2, s3, s4, s5, s6, s7 = stacks
+    t0 = ONTO_BITS[s0[-1]] if s0 else KIND_BITS
+    t1 = ONTO_BITS[s1[-1]] if s1 else KIND_BITS
+    t2 = ONTO_BITS[s2[-1]] if s2 else KIND_BITS
+    t3 = ONTO_BITS[s3[-1]] if s3 else KIND_BITS
+    t4 = ONTO_BITS[s4[-1]] if s4 else KINGPIN_BITS
+    t5 = ONTO_BITS[s5[-1]] if s5 else KINGPIN_BITS
+    t6 = ONTO_BITS[s6[-1]] if s6 else KINGPIN_BITS
+    t7 = ONTO_BITS[s7[-1]] if s7 else KINGPIN_BITS
     plays: list[tuple[float, int]] = []
     dumps: list[tuple[float, int]] = []
-    if found:
-        found.sort()
-        if size == 1:
-            return found[0]  # the last card: the round ends with nothing in hand
+    if hand & (t0 | t1 | t2 | t3 | t4 | t5 | t6 | t7):  # a card fits: the plays k * 8 + t, in action order
+        found: list[int] = []
+        if hand & t0:
+            _plays(found, hand & t0, 0)
+        if hand & t1:
+            _plays(found, hand & t1, 1)
+        if hand & t2:
+            _plays(found, hand & t2, 2)
+        if hand & t3:
+            _plays(found, hand & t3, 3)
+        if hand & t4:
+            _plays(found, hand & t4, 4)
+        if hand & t5:
+            _plays(found, hand & t5, 5)
+        if hand & t6:
+            _plays(found, hand & t6, 6)
+        if hand & t7:
+            _plays(found, hand & t7, 7)
+        if hand.bit_count() == 1:
+            return found[0]  # the last card: the round ends with nothing in hand (one kind: one card)
+        if len(found) > 1:
+            found.sort()
         k_last = -1
         v = 0.0
+        abilities = game.abilities
         for a in found:
             k = a >> 3
             if k == FF_RED or k == FF_BLACK:
                 continue  # a Femme Fatale on an empty space would kill it (KP-4): keep her to slip a card under
             if k != k_last:
-                after = remove_card(hand, k)
-                v = VALUE[k] + 1 + 0.5 * _chain(after, k) + (_bonus(game, s, k, after) if ABILITY[k] else 0.0)
+                after = hand & CLEAR[k + 4] if k >= NUM_RANKED and hand >> (k + 4) & 1 else hand & CLEAR[k]
+                v = VALUE[k] + 1 + 0.5 * (_chain(after, k) if after & ONTO_BITS[k] else 0)
+                ab = ABILITY[k]
+                if ab and abilities:  # _bonus, written out
+                    if ab == AB_COLLECT:
+                        if s.unseen:
+                            v += 3.0
+                    elif ab == AB_ALL_CLEAR:
+                        if s.unseen and not s.no_draw:
+                            v += 4.0
+                    elif ab == AB_RUB_OUT and after & RUB_OUT_BITS:
+                        v += 3.0
                 k_last = k
             if stacks[a & 7] or a & 7 >= 4:  # onto a card, or a kingpin into an empty corner
                 plays.append((v, a))
@@ -134,7 +166,7 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
                                 unders.append(A.UNDER0 + c * _STRIDE + k * 8 + t)
         if unders:
             unders.sort()
-            if size == 2:
+            if hand.bit_count() == 2:
                 return unders[0]  # the Femme Fatale and the card were the last two
             for a in unders:
                 c, rest = divmod(a - A.UNDER0, _STRIDE)
@@ -142,15 +174,50 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
                 after = remove_card(remove_card(hand, k), FF_RED + c)
                 plays.append((VALUE[k] + VALUE[FF_RED + c] + 2 + _bonus(game, s, k, after), a))
     noise = rng.random
-    if plays:
-        return max((v + noise() * 1e-3, a) for v, a in plays)[1]
-    if dumps:
-        return max((v + noise() * 1e-3, a) for v, a in dumps)[1]
+    if plays or dumps:
+        # The most valuable play (a card onto a stack or slipped under one) with a little
+        # noise, else the most valuable dump onto an empty original stack: one draw per candidate.
+        cands = plays or dumps
+        if len(cands) == 1:
+            noise()
+            return cands[0][1]
+        best_v = -math.inf
+        best = -1
+        for v, a in cands:
+            v += noise() * 1e-3
+            if v > best_v or (v == best_v and a > best):
+                best_v, best = v, a
+        return best
     if hand & ~FF_ALL_BITS:  # a card that may go on the emptied space
         moves = _moves(stacks)
         if moves:
             return moves[int(noise() * len(moves))]
     return A.END_TURN
+
+
+def _plays(found: list[int], m: int, t: int) -> None:
+    """Appends the plays onto stack ``t`` of the kinds in ``m`` (bits), lowest kind first."""
+    while m:
+        low = m & -m
+        m ^= low
+        found.append((low.bit_length() - 1) * 8 + t)
+
+
+def _rub_out(hand: int, rng: random.Random) -> int:
+    """After an Enforcer: discard the most valuable card allowed (a little noise, one draw
+    per card, in kind order), or keep when none is allowed (``_choose`` on the legal moves)."""
+    m = hand & RUB_OUT_BITS
+    if not m:
+        return A.KEEP
+    best, best_v = A.KEEP, 0.0
+    while m:
+        low = m & -m
+        m ^= low
+        k = low.bit_length() - 1
+        v = VALUE[k] + 1 + rng.random() * 1e-3
+        if v > best_v:
+            best, best_v = A.DISCARD0 + k, v
+    return best
 
 
 def _moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
@@ -172,10 +239,14 @@ _LAST_MOVES: list[tuple[object, list[int]]] = [(None, [])]
 
 def _find_moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
     tops = 0
+    under = 0  # the kinds one above some stack's bottom card, in the opposite colour
     for st in stacks:
         if st:
             tops |= 1 << st[-1]
+            under |= UNDER_BITS[st[0]]
     out = []
+    if not under & tops:
+        return out  # no bottom card fits on any top card (a stack never fits on its own top)
     for a in range(8):
         st = stacks[a]
         if st:

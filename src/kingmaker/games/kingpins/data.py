@@ -116,6 +116,9 @@ FF_ALL_BITS = FF_BITS | (FF_BITS << 4)  # both copies of both Femme Fatales
 NOT_FF_BITS = KIND_BITS & ~FF_BITS  # the kinds that are not a Femme Fatale
 RUB_OUT_BITS = sum(1 << k for k in range(NUM_KINDS) if VALUE[k] <= RUB_OUT_MAX_VALUE)
 KINGPIN_BITS = sum(1 << k for k in KINGPINS)
+# CLEAR[b]: every bit but b (a card leaves a set); BIT[b]: bit b alone (one joins it).
+CLEAR: tuple[int, ...] = tuple(~(1 << b) for b in range(NUM_CARDS))
+BIT: tuple[int, ...] = tuple(1 << b for b in range(NUM_CARDS))
 
 
 def add_card(mask: int, k: int) -> int:

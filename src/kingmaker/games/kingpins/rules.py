@@ -37,6 +37,8 @@ from .data import (
     AB_LIE_LOW,
     AB_RUB_OUT,
     ABILITY,
+    BIT,
+    CLEAR,
     COPIES,
     FF_ALL_BITS,
     FF_BITS,
@@ -79,9 +81,7 @@ _CHUNK_KINDS = tuple(
     tuple(tuple(6 * i + j for j in range(6) if b >> j & 1) for b in range(64))
     for i in range(NUM_RANKED // 6)
 )
-# _CLEAR[b]: every bit but b (a card leaves a set); _BIT[b]: bit b alone; _ONE[k]: the tuple (k,).
-_CLEAR = tuple(~(1 << b) for b in range(NUM_CARDS))
-_BIT = tuple(1 << b for b in range(NUM_CARDS))
+# _ONE[k]: the tuple (k,).
 _ONE = tuple((k,) for k in range(NUM_KINDS))
 _UNDER0, _MOVE0, _END_TURN, _KEEP = A.UNDER0, A.MOVE0, A.END_TURN, A.KEEP
 # The chance outcomes of a stockpile of n cards, by n (built at first use, some 50 kB each):
@@ -216,7 +216,7 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
             cur = s.current
             hands = list(s.hands)
             hand = hands[cur]
-            hand &= _CLEAR[k + 4] if k >= NUM_RANKED and hand >> (k + 4) & 1 else _CLEAR[k]
+            hand &= CLEAR[k + 4] if k >= NUM_RANKED and hand >> (k + 4) & 1 else CLEAR[k]
             hands[cur] = hand
             stacks = list(s.stacks)
             stacks[action & 7] += _ONE[k]
@@ -228,11 +228,11 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
     if ph == DRAW and type(action) is int and 0 <= action < NUM_KINDS and s.unseen >> action & 1:
         # The card drawn at the end of a turn (the most common chance node, written out here).
         u = s.unseen
-        u &= _CLEAR[action + 4] if action >= NUM_RANKED and u >> (action + 4) & 1 else _CLEAR[action]
+        u &= CLEAR[action + 4] if action >= NUM_RANKED and u >> (action + 4) & 1 else CLEAR[action]
         cur = s.current
         hands = list(s.hands)
         hand = hands[cur]
-        hands[cur] = hand | (_BIT[action + 4] if action >= NUM_RANKED and hand >> action & 1 else _BIT[action])
+        hands[cur] = hand | (BIT[action + 4] if action >= NUM_RANKED and hand >> action & 1 else BIT[action])
         nxt = cur + 1
         if nxt == game.num_players:
             nxt = 0
