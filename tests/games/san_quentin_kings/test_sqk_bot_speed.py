@@ -20,6 +20,7 @@ import kingmaker
 from kingmaker.games.san_quentin_kings import actions as A
 from kingmaker.games.san_quentin_kings import bot, bribes
 from kingmaker.games.san_quentin_kings.data import ROUND_CARDS
+from kingmaker.games.san_quentin_kings.fight import fight_counts
 from kingmaker.games.san_quentin_kings.state import CHIPS, F_BRIBED, F_COMMITTED, GSIZE, P_TURN
 
 
@@ -81,7 +82,7 @@ def test_winning_bribe_and_piece_bribes_match_the_rules(players):
         if not pieces or not bot._fight_goes_on(s, p, g.n):
             continue
         keys = bot._keys(s, g.n)
-        mine = bot._in_fight(s.pieces, s.bribed, p)
+        mine = fight_counts(s.pieces, s.bribed, p)
         for a in pieces:
             after = g.ranking(g.apply(s, a, p))
             first = (after.index(p) if p in after else len(after)) == 0  # nobody placed: first too
@@ -104,6 +105,6 @@ def test_a_bribe_that_leaves_nobody_placed_counts_as_first():
             continue
         for a in bribes.piece_bribes(s, p, g.n):
             if A.KILL0 <= a and not g.ranking(g.apply(s, a, p)):
-                assert bot._winning_bribe(s, p, g.n, [a], keys, bot._in_fight(s.pieces, s.bribed, p)) == a
+                assert bot._winning_bribe(s, p, g.n, [a], keys, fight_counts(s.pieces, s.bribed, p)) == a
                 found += 1
     assert found > 0

@@ -7,12 +7,14 @@ make-up, how many goods each player holds). So it plays the same on any state
 sampled from the player's view.
 
 Speed (the search rolls out with this bot, issue 16): a player's place in the
-fight is counted from integer keys ordered as ``fight.fight_key`` orders them,
-and a bribe that only moves pieces (take, free, kill) is tried on the pieces
-alone when the turn goes on after it (else on the state ``apply`` returns), so
-the choices and the use of the random stream are those of the plain
-computation (``tests/games/san_quentin_kings/test_sqk_bot_speed.py`` compares
-them with the previous implementation on seeded random states).
+fight is counted from the rules' integer keys (``fight.place_key``, ordered as
+``fight.fight_key`` orders strengths); a fighting turn reads its legal moves
+from the state instead of listing them; and a bribe that only moves pieces
+(take, free, kill) is tried on the piece counts alone when the fight goes on
+after it (else on the state ``apply`` returns). The choices and the use of the
+random stream are those of the plain computation
+(``tests/games/san_quentin_kings/test_sqk_bot_speed.py`` compares them with the
+previous implementation on seeded random states).
 """
 
 from __future__ import annotations
@@ -22,8 +24,18 @@ from typing import TYPE_CHECKING
 
 from . import actions as A
 from .bribes import piece_bribes
-from .data import CARD_TYPE, CARD_VALUE, GUARD, IS_FIGHT, NUM_BLOCKS, PAROLE, PRIORITY, ROUND_CARDS
-from .fight import strength
+from .data import (
+    CARD_TYPE,
+    CARD_VALUE,
+    GUARD,
+    IS_FIGHT,
+    NUM_BLOCKS,
+    NUM_KINDS,
+    PAROLE,
+    PRIORITY,
+    ROUND_CARDS,
+)
+from .fight import card_strength, fight_counts, place_key, strength
 from .state import (
     CELL,
     CHIPS,
@@ -72,70 +84,13 @@ def _place(game: SanQuentinKings, s: State, player: int) -> int:
     return _place_of(s, player, game.n, s.pieces, s.bribed)
 
 
-_card_memo: dict[tuple[int, ...], tuple[int, int, int]] = {}
-
-
-def _card_strength(cards: tuple[int, ...]) -> tuple[int, int, int]:
-    """The fight cards' strength by type (``fight.strength`` before the pieces)."""
-    cs = _card_memo.get(cards)
-    if cs is None:
-        out = [0, 0, 0]
-        for code in cards:
-            t = CARD_TYPE[code]
-            if t >= 0:
-                out[t] += CARD_VALUE[code]
-        if len(_card_memo) > 10_000:
-            _card_memo.clear()
-        cs = _card_memo[cards] = (out[0], out[1], out[2])
-    return cs
-
-
-def _in_fight(pieces, bribed, q: int) -> tuple[int, int, int]:
-    """Player q's pieces in the fight area by type, with the pieces bribed in (``fight.strength``'s counts)."""
-    f = q * PSIZE + FIGHT
-    a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
-    for h, _o, t in bribed:
-        if h == q:
-            if t == 0:
-                a0 += 1
-            elif t == 1:
-                a1 += 1
-            else:
-                a2 += 1
-    return a0, a1, a2
-
-
-# A place key is one int: ``fight.fight_key``'s order as ``(X, Y, Z, -seat)`` compared as tuples,
-# X, Y, Z being each type's ``4 * strength + tie-breaker rank + 1`` (0 without strength),
-# strongest first, and seat the player's place in the initiating order. X, Y, Z stay far below
-# 2**16 (a strength is a few pieces and cards), so packing them in 16 bits each keeps that order.
-# An unplaced player's key is -1, below every placed one.
-def _key(a0: int, a1: int, a2: int, cards: tuple[int, ...], pr: tuple[int, ...], last: int) -> int:
-    """Returns the place key of a player with ``a0, a1, a2`` pieces in the fight by type, the
-    fight ``cards`` in their area, and ``last`` = n - 1 - their seat from the initiator."""
-    if not (a0 or a1 or a2):
-        return -1
-    c0, c1, c2 = _card_strength(cards) if cards else (0, 0, 0)
-    x = 4 * (a0 + c0) + pr[0] if a0 else pr[0]
-    y = 4 * (a1 + c1) + pr[1] if a1 else pr[1]
-    z = 4 * (a2 + c2) + pr[2] if a2 else pr[2]
-    if x < y:
-        x, y = y, x
-    if y < z:
-        y, z = z, y
-        if x < y:
-            x, y = y, x
-    return ((x + 1 if x >= 4 else 0) << 40 | (y + 1 if y >= 4 else 0) << 24
-            | (z + 1 if z >= 4 else 0) << 8 | last)
-
-
 def _fight_key(s: State, q: int, n: int, pieces, bribed, pr: tuple[int, ...]) -> int:
-    """Returns player q's place key (``_key``; -1: unplaced) with the fight areas given by
+    """Returns player q's ``fight.place_key`` (-1: unplaced) with the fight areas given by
     ``pieces`` and ``bribed`` (the rest read from ``s``)."""
     if not s.inflight >> q & 1:
         return -1
-    a0, a1, a2 = _in_fight(pieces, bribed, q)
-    return _key(a0, a1, a2, s.cards[q], pr, n - 1 - (q - s.initiator) % n)
+    a0, a1, a2 = fight_counts(pieces, bribed, q)
+    return place_key(a0, a1, a2, s.cards[q], pr, n - 1 - (q - s.initiator) % n)
 
 
 def _place_of(s: State, player: int, n: int, pieces: tuple[int, ...], bribed: tuple) -> int:
@@ -155,10 +110,10 @@ def _keys(s: State, n: int) -> list[int]:
         if not inflight >> q & 1:
             out.append(-1)
         elif bribed:
-            a0, a1, a2 = _in_fight(pieces, bribed, q)
-            out.append(_key(a0, a1, a2, cards[q], pr, n - 1 - (q - ini) % n))
+            a0, a1, a2 = fight_counts(pieces, bribed, q)
+            out.append(place_key(a0, a1, a2, cards[q], pr, n - 1 - (q - ini) % n))
         else:
-            out.append(_key(pieces[f], pieces[f + 1], pieces[f + 2], cards[q], pr, n - 1 - (q - ini) % n))
+            out.append(place_key(pieces[f], pieces[f + 1], pieces[f + 2], cards[q], pr, n - 1 - (q - ini) % n))
         f += PSIZE
     return out
 
@@ -338,63 +293,51 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
     unless committed; while cards are owed DRAW if the fight deck or its discards hold a card,
     the shank cards p holds, and END_TURN when committed with neither; END_TURN when no card is
     owed; the bribes with a chip not used this round (the piece bribes: ``bribes.piece_bribes``)."""
-    n = game.n
     committed = s.flags & F_COMMITTED
-    pieces, bribed = s.pieces, s.bribed
-    # p's pieces in the fight by type, with the pieces bribed in
-    a0, a1, a2 = _in_fight(pieces, bribed, p)
-    present = (a0 > 0, a1 > 0, a2 > 0)
-    g = s.goods
-    o = p * GSIZE + SH
-    h0, h1, h2 = g[o], g[o + 1], g[o + 2]
-    good_shanks = [A.SHANK0 + t for t, h in ((0, h0 and a0), (1, h1 and a1), (2, h2 and a2)) if h]
-    if len(good_shanks) > 1:
-        # the strongest type first (``strength``: the cards count while a piece stands)
-        c0, c1, c2 = _card_strength(s.cards[p])
-        st = (a0 + c0 if a0 else 0, a1 + c1 if a1 else 0, a2 + c2 if a2 else 0)
-        top = 0
-        if st[1] > st[0]:
-            top = 1
-        if st[2] > st[top]:
-            top = 2
-        good_shanks.sort(key=lambda a: (a - A.SHANK0) != top)
     need = s.need if committed else ROUND_CARDS[s.rnd]
-    drawable = sum(s.fdeck) + sum(s.fdisc) > 0  # fight.can_draw
-    keys: list[int] = []
+    g = s.goods
+    o = p * GSIZE
+    h0, h1, h2 = g[o + SH], g[o + SH + 1], g[o + SH + 2]
+    # p's pieces in the fight by type, with the pieces bribed in
+    a0, a1, a2 = fight_counts(s.pieces, s.bribed, p)
+    good = (h0 and a0) or (h1 and a1) or (h2 and a2)  # p holds a shank of a type standing
+    if good and need > 0:
+        return _shank(s, p, h0 and a0, h1 and a1, h2 and a2, a0, a1, a2)
     place = -1  # p's place in the fight (``_place_in``), worked out when a choice reads it
     # A bribe that wins the fight is worth its chip.
-    if g[p * GSIZE + CHIPS] and (need == 0 or not good_shanks):
+    if g[o + CHIPS] and (need == 0 or not good):
+        n = game.n
         keys = _keys(s, n)
         place = _place_in(keys, p)
-    if place > 0:
-        options = [] if s.flags & F_BRIBED else piece_bribes(s, p, n)
-        rng.shuffle(options)
-        if options:
-            if (need > 0 and (drawable or h0 or h1 or h2)) or _fight_goes_on(s, p, n):
-                a = _winning_bribe(s, p, n, options, keys, (a0, a1, a2))
-                if a >= 0:
-                    return a
-            else:
-                for a in options:
-                    if _bribed_place(game, s, p, a, need, keys) == 0:
+        if place > 0:
+            options = [] if s.flags & F_BRIBED else piece_bribes(s, p, n)
+            rng.shuffle(options)
+            if options:
+                if (need > 0 and (h0 or h1 or h2 or sum(s.fdeck) + sum(s.fdisc) > 0)) or _fight_goes_on(s, p, n):
+                    a = _winning_bribe(s, p, n, options, keys, (a0, a1, a2))
+                    if a >= 0:
                         return a
+                else:
+                    for a in options:
+                        if _bribed_place(game, s, p, a, need, keys) == 0:
+                            return a
     if need <= 0:
         return A.END_TURN
-    if good_shanks:
-        return good_shanks[0]
-    if drawable:
+    if good:
+        return _shank(s, p, h0 and a0, h1 and a1, h2 and a2, a0, a1, a2)
+    deck = s.fdeck
+    size = sum(deck)
+    if size or sum(s.fdisc):  # fight.can_draw
         if committed:
             return A.DRAW
         if place < 0:
-            place = _place_in(_keys(s, n), p)
+            place = _place_in(_keys(s, game.n), p)
         if place != 0:
             return A.DRAW
         if s.rnd < 2:  # then the draw's risk decides
-            deck = s.fdeck
-            size = sum(deck)
             if size:
-                good = sum(CARD_VALUE[k] * deck[k] for k in range(len(deck))
-                           if CARD_TYPE[k] >= 0 and present[CARD_TYPE[k]])
+                present = (a0 > 0, a1 > 0, a2 > 0)
+                good = sum(v * deck[k] for k, t, v in _TYPED_CARDS if present[t])
                 bad = deck[GUARD] + deck[PAROLE]
                 risky = (good - 1.5 * bad) / size < 0.15
             else:
@@ -411,6 +354,27 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
     if h2:
         return A.SHANK0 + 2
     return A.END_TURN
+
+
+# (kind, type, value) of the fight cards that add strength to a type
+_TYPED_CARDS = tuple((k, CARD_TYPE[k], CARD_VALUE[k]) for k in range(NUM_KINDS) if CARD_TYPE[k] >= 0)
+
+
+def _shank(s: State, p: int, g0: int, g1: int, g2: int, a0: int, a1: int, a2: int) -> int:
+    """The shank card to play: of a type p holds (``g0..g2``) and has standing, the strongest
+    type first, else the first such type."""
+    good_shanks = [A.SHANK0 + t for t, h in ((0, g0), (1, g1), (2, g2)) if h]
+    if len(good_shanks) > 1:
+        # the strongest type first (``strength``: the cards count while a piece stands)
+        c0, c1, c2 = card_strength(s.cards[p])
+        st = (a0 + c0 if a0 else 0, a1 + c1 if a1 else 0, a2 + c2 if a2 else 0)
+        top = 0
+        if st[1] > st[0]:
+            top = 1
+        if st[2] > st[top]:
+            top = 2
+        good_shanks.sort(key=lambda a: (a - A.SHANK0) != top)
+    return good_shanks[0]
 
 
 def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int], mine3: tuple) -> int:
@@ -438,7 +402,7 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
             if mine is None:
                 c = list(mine3)
                 c[t] += 1
-                mine = plus[t] = _key(c[0], c[1], c[2], cards[p], pr, p_last)
+                mine = plus[t] = place_key(c[0], c[1], c[2], cards[p], pr, p_last)
         else:
             mine = mine0
         top = rest.get(h)
@@ -451,9 +415,9 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
             if k is None:
                 k = -1
                 if inflight >> h & 1:
-                    c = list(_in_fight(s.pieces, s.bribed, h))
+                    c = list(fight_counts(s.pieces, s.bribed, h))
                     c[t] -= 1
-                    k = _key(c[0], c[1], c[2], cards[h], pr, n - 1 - (h - ini) % n)
+                    k = place_key(c[0], c[1], c[2], cards[h], pr, n - 1 - (h - ini) % n)
                 minus[h * 3 + t] = k
             if k > mine:
                 continue

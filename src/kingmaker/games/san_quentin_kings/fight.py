@@ -101,18 +101,86 @@ def fight_key(st: list[int], block: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def fight_counts(pieces: Any, bribed: Any, q: int) -> tuple[int, int, int]:
+    """Returns player q's pieces standing in their fight area by type, with the pieces bribed
+    into it (``strength``'s counts)."""
+    f = q * PSIZE + FIGHT
+    a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
+    for h, _o, t in bribed:
+        if h == q:
+            if t == 0:
+                a0 += 1
+            elif t == 1:
+                a1 += 1
+            else:
+                a2 += 1
+    return a0, a1, a2
+
+
+_card_memo: dict[tuple[int, ...], tuple[int, int, int]] = {}
+
+
+def card_strength(cards: tuple[int, ...]) -> tuple[int, int, int]:
+    """Returns the strength the fight cards in an area add by type (``strength`` before the pieces)."""
+    cs = _card_memo.get(cards)
+    if cs is None:
+        out = [0, 0, 0]
+        for code in cards:
+            t = CARD_TYPE[code]
+            if t >= 0:
+                out[t] += CARD_VALUE[code]
+        if len(_card_memo) > 10_000:
+            _card_memo.clear()
+        cs = _card_memo[cards] = (out[0], out[1], out[2])
+    return cs
+
+
+if min(CARD_VALUE) < 0:  # place_key: a piece standing makes its type's strength positive
+    raise ValueError("a card value below 0")
+
+
+def place_key(a0: int, a1: int, a2: int, cards: tuple[int, ...], pr: tuple[int, ...], last: int) -> int:
+    """Returns a player's place in the fight as one int (-1: unplaced, no piece standing).
+
+    ``a0, a1, a2`` are their pieces in the fight by type (``fight_counts``), ``cards`` the
+    cards in their area, ``pr`` the block's ``PRIORITY`` and ``last`` = n - 1 - their seat
+    from the initiator. Keys order as ``(fight_key(strength), -seat)`` tuples do: each
+    type's ``(strength, rank if strength else -1)`` pair is ``4 * strength + rank + 1``
+    (0 without strength), strongest first, packed in 16 bits each (a strength is a few
+    pieces and cards), then the seat. Card values are never negative, so a player with a
+    piece standing has strength: placed."""
+    if not (a0 or a1 or a2):
+        return -1
+    c0, c1, c2 = card_strength(cards) if cards else (0, 0, 0)
+    x = 4 * (a0 + c0) + pr[0] if a0 else pr[0]
+    y = 4 * (a1 + c1) + pr[1] if a1 else pr[1]
+    z = 4 * (a2 + c2) + pr[2] if a2 else pr[2]
+    if x < y:
+        x, y = y, x
+    if y < z:
+        y, z = z, y
+        if x < y:
+            x, y = y, x
+    return ((x + 1 if x >= 4 else 0) << 40 | (y + 1 if y >= 4 else 0) << 24
+            | (z + 1 if z >= 4 else 0) << 8 | last)
+
+
 def ranking(s: Any, n: int) -> list[int]:
     """Returns the placed players of the fight in ``s``, strongest first (Scoring Fight):
-    players in the fight with any strength, by ``fight_key``, then initiating order."""
+    players in the fight with any strength, by ``fight_key``, then initiating order
+    (compared as ``place_key``)."""
     ini = s.initiator
+    pr = PRIORITY[s.block]
+    pieces, bribed, cards, inflight = s.pieces, s.bribed, s.cards, s.inflight
     keys = []
     for p in range(n):
-        if s.inflight >> p & 1:
-            st = strength(s, p)
-            if max(st):
-                keys.append((fight_key(st, s.block), -((p - ini) % n), p))
+        if inflight >> p & 1:
+            a0, a1, a2 = fight_counts(pieces, bribed, p)
+            k = place_key(a0, a1, a2, cards[p], pr, n - 1 - (p - ini) % n)
+            if k >= 0:
+                keys.append((k, p))
     keys.sort(reverse=True)
-    return [k[2] for k in keys]
+    return [k[1] for k in keys]
 
 
 def steal_victims(s: Any, p: int, off: int, n: int) -> list[int]:
