@@ -125,3 +125,23 @@ def test_special_move_scores_see_the_last_move_lose_the_game():
                     seen.add((after.result != 0, after.pick_n > 0))
                     checked += 1
     assert checked > 20 and seen == {(True, False), (False, True)}, seen
+
+
+@pytest.mark.parametrize("players, options", [(2, {}), (4, {"continue_the_fight": True})])
+def test_battle_gains_match_the_reference(players, options):
+    """Battle (one sphere, or all of a gang whose recruitment has ended or for the Green Ghost):
+    the danger each battle removes on every POI with spheres, and their prefix sums, are the
+    reference bot's, to the last bit."""
+    g = kingmaker.make("gangs-of-green-city", players, **options)
+    checked = 0
+    for s, _ in positions(g, 60 + players, 3):
+        odds = bot.draw_odds(s)
+        for p in range(NUM_POIS):
+            if not s.spheres[p]:
+                continue
+            for me in (GHOST, GHOST + 1):
+                gains = bot._battle_gains(s, odds, p, me)
+                assert gains == ref._battle_gains(s, list(odds), p, me)
+                assert bot._prefix_sums(gains) == [sum(x for x, _ in gains[:k]) for k in range(len(gains) + 1)]
+                checked += 1
+    assert checked > 1000

@@ -408,43 +408,50 @@ def _gain_sum(s: State, odds: tuple[float, ...], table: list, p: int, me: int, k
 def _battle_gains(s: State, odds: tuple[float, ...], p: int, me: int) -> list[tuple[float, int]]:
     """Returns (danger removed, gang) for each battle move possible on ``p``, best first.
 
-    Each danger is ``_weight_of``'s (the reference bot's ``_weight``)."""
+    Each danger is that of ``evaluate`` (the reference bot's ``_weight``), worked out with the
+    same operations in the same order: ``_DANGER[k]``, times 0.5 for an ended recruitment,
+    times the home gang's odds factor, times the riot chain's factor at three spheres."""
     out = []
-    x = s.spheres[p]
+    sp = s.spheres
     ended = s.ended
     home = DISTRICT[p]
-    for g in range(NUM_GANGS):
-        sh = SHIFT[g]
-        c = x >> sh & 3
-        if not c:
-            continue
-        half = ended >> g & 1
-        chain = 0  # the neighbours at three (the riot chain), once needed
-        if c == MAX_SPHERES:
-            sp = s.spheres
-            chain = sum(1 for nb in NEIGHBOURS[p] if sp[nb] >> sh & 3 == MAX_SPHERES)
-        if me == GHOST or half:
-            out.append((_weight_of(odds, p, home, g, c, half, chain), g))
+    ghost = me == GHOST
+    for g, sh, c in _PRESENT[sp[p]]:
+        half = 0.5 if ended >> g & 1 else 1.0
+        if g == home:
+            o = odds[p]
+            f1 = 1.0 + o  # the home factor below three spheres
+            f3 = 1.0 + RISK3 * o  # at three
         else:
-            hi = _weight_of(odds, p, home, g, c, half, chain)
-            for k in range(c, 0, -1):
-                lo = _weight_of(odds, p, home, g, k - 1, half, chain) if k > 1 else 0.0
-                out.append((hi - lo, g))
-                hi = lo
+            f1 = f3 = 0.0  # (not used)
+        if c == MAX_SPHERES:  # a riot here sets off neighbours at three
+            chain = 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sp[nb] >> sh & 3 == MAX_SPHERES)
+        if ghost or half == 0.5:  # every sphere goes at once
+            w = _DANGER[c] * half
+            if g == home:
+                w *= f3 if c == MAX_SPHERES else f1
+            if c == MAX_SPHERES:
+                w *= chain
+            out.append((w, g))
+            continue
+        # one sphere a battle: the danger of k spheres less that of k - 1, k = c..1
+        hi = 0.0
+        for k in range(c, 0, -1):
+            w = _DANGER[k] * half
+            if g == home:
+                w *= f3 if k == MAX_SPHERES else f1
+            if k == MAX_SPHERES:
+                w *= chain
+            if k < c:
+                out.append((hi - w, g))
+            hi = w
+        out.append((hi - 0.0, g))
     out.sort(reverse=True)
     return out
 
 
-def _weight_of(odds: tuple[float, ...], p: int, home: int, g: int, c: int, half: int, chain: int) -> float:
-    """The danger of ``c`` > 0 spheres of gang ``g`` on POI ``p`` (as in ``evaluate``), from
-    ``half`` (gang ``g``'s recruitment has ended) and ``chain`` (``p``'s neighbours with three
-    spheres of ``g``)."""
-    w = _DANGER[c] * (0.5 if half else 1.0)
-    if g == home:
-        w *= 1.0 + RISK3 * odds[p] if c == MAX_SPHERES else 1.0 + odds[p]
-    if c == MAX_SPHERES:
-        w *= 1.0 + 0.7 * chain
-    return w
+# _PRESENT[x]: (gang, bit offset, count) of each gang with spheres in the packed POI x.
+_PRESENT = tuple(tuple((g, sh, x >> sh & 3) for g, sh in enumerate(SHIFT) if x >> sh & 3) for x in range(256))
 
 
 def _routes(s: State, pos: int) -> dict[int, tuple[int, int]]:
