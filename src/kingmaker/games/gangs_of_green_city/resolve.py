@@ -9,6 +9,7 @@ collects what chance did for the log (``view.observe_action``). Depends only on
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from . import actions as A
@@ -116,7 +117,9 @@ def _without(t: tuple[int, ...], x: int) -> tuple[int, ...]:
 
 
 def _with(t: tuple[int, ...], x: int) -> tuple[int, ...]:
-    return tuple(sorted(t + (x,)))
+    """``t`` (sorted) with ``x`` added in its place (as ``tuple(sorted(t + (x,)))``)."""
+    i = bisect_left(t, x)
+    return t[:i] + (x,) + t[i:]
 
 
 def _apply_move(game: GangsOfGreenCity, w: list, p: int, a: int) -> None:

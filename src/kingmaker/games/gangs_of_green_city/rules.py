@@ -427,13 +427,15 @@ def _offered(s: State, a: int) -> bool:
             return s.piles[i] > s.pile_esc[i]
         return c - ESC_CARD0 in s.esc_left and s.pile_esc[_top_pile(s.piles)] == 1
     c = a - A.GDRAW0
-    if not 0 <= c < NUM_POIS or c in s.gang_disc or c in s.gang_out:
+    if not 0 <= c < NUM_POIS:
+        return False
+    layers = s.gang_layers
+    if st == GANG and layers:
+        return c in layers[0]  # (a layer's cards are neither discarded nor out of the game)
+    if c in s.gang_disc or c in s.gang_out:
         return False
     if st == S_GANGS:
         return True
-    layers = s.gang_layers
-    if st == GANG and layers:
-        return c in layers[0]
     if st == ESC_BOTTOM and layers and len(s.gang_disc) + len(s.gang_out) + sum(map(len, layers)) == NUM_POIS:
         return c in layers[-1]  # no unseen card left under the layers
     return not any(c in layer for layer in layers)
