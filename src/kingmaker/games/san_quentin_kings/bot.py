@@ -387,6 +387,16 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
     p_in = inflight >> p & 1
     p_last = n - 1 - (p - ini) % n
     mine0 = keys[p]
+    # A bribe changes one other player's key at most (the holder's), and p's key grows at most
+    # to that with one more piece of every type (keys only grow with pieces): p cannot win when
+    # two others beat that bound, and only by a bribe against the holder when one does.
+    bound = place_key(mine3[0] + 1, mine3[1] + 1, mine3[2] + 1, cards[p], pr, p_last) if p_in else mine0
+    only = -1
+    for q, k in enumerate(keys):
+        if k > bound and q != p:
+            if only >= 0:
+                return -1
+            only = q
     plus: dict[int, int] = {}  # type -> p's key with one more piece of that type
     minus: dict[int, int] = {}  # holder * 3 + type -> the holder's key with one piece fewer
     rest: dict[int, int] = {}  # holder -> the greatest key of the players other than p and it
@@ -397,6 +407,8 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
         else:
             t = a - A.FREE0
             h = p
+        if only >= 0 and h != only:
+            continue
         if a < A.STEAL0 and p_in:  # take or free
             mine = plus.get(t)
             if mine is None:

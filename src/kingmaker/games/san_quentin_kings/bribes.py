@@ -89,7 +89,21 @@ def _frees(pieces: Any, p: int) -> list[int]:
 
 def piece_bribes(s: Any, p: int, n: int) -> list[int]:
     """Returns the bribes of ``bribe_actions`` that move pieces (take, free, kill), in its order."""
-    offs = sorted(_targets(s, p, n)[0])
+    if s.bribed:
+        offs = sorted(_targets(s, p, n)[0])
+    else:  # only the holders' own pieces: their offsets come in order, each once
+        pieces = s.pieces
+        offs = []
+        for h in range(n):
+            if h != p:
+                f = h * PSIZE + FIGHT
+                x = (h * A.MAXP + h) * 3
+                if pieces[f]:
+                    offs.append(x)
+                if pieces[f + 1]:
+                    offs.append(x + 1)
+                if pieces[f + 2]:
+                    offs.append(x + 2)
     take0, kill0 = A.TAKE0, A.KILL0
     return [take0 + x for x in offs] + _frees(s.pieces, p) + [kill0 + x for x in offs]
 

@@ -120,7 +120,6 @@ from .tasks import (
     K_FIGHT,
     K_INIT,
     K_SHANK,
-    K_STEAL_DRUG,
     K_STEAL_SHANK,
     SPLIT,
     deal_outcomes,
@@ -191,9 +190,14 @@ def simultaneous_players(s: State) -> tuple[int, ...]:
 
 # ---- chance -------------------------------------------------------------------------------
 def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
-    """Returns the outcomes of the first task in the queue (a fresh list; the outcomes of a pile
-    are computed once per content and kept in ``_OUTCOMES``)."""
+    """Returns the outcomes of the first task in the queue (a fresh list; the outcomes of a shank
+    deck, drug pile or hand are computed once per content and kept in ``_OUTCOMES``; the fight
+    deck's, which seldom repeat, are computed each time)."""
     kind, mode, a, b = SPLIT[s.queue[0]]
+    if kind == K_FIGHT:
+        counts = s.fdeck
+        total = sum(counts)
+        return [(_CARD_OUTCOMES[k], c / total) for k, c in enumerate(counts) if c]
     if kind == K_INIT:
         return [(A.CH_PLAYER0 + p, 1.0 / n) for p in range(n)]
     if kind <= K_CDRUG:
@@ -207,9 +211,7 @@ def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
         if out is None:
             out = _remember(key, deal_outcomes(counts, k, single, multi))
         return list(out)
-    if kind == K_FIGHT:
-        counts, base = s.fdeck, A.CH_CARD0
-    elif kind == K_STEAL_SHANK:
+    if kind == K_STEAL_SHANK:
         g = b * GSIZE + SH
         counts, base = s.goods[g : g + 3], A.CH_SHANK0
     else:  # K_STEAL_DRUG
@@ -222,6 +224,8 @@ def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
         out = _remember(key, [(base + k, c / total) for k, c in enumerate(counts) if c])
     return list(out)
 
+
+_CARD_OUTCOMES = tuple(A.CH_CARD0 + k for k in range(NUM_KINDS))  # fight card kind k's outcome
 
 # The outcomes of a deck or pile by its content (a cache: a pile's content decides them).
 _OUTCOMES: dict[tuple, tuple[tuple[int, float], ...]] = {}
@@ -251,7 +255,11 @@ def apply_chance(w: Work, a: int) -> None:
     """Carries out chance outcome ``a`` of the first task."""
     kind, mode, p, q = SPLIT[w.queue[0]]
     w.queue = w.queue[1:]
-    if kind == K_INIT:
+    if kind == K_FIGHT:
+        k = a - A.CH_CARD0
+        w.mut_fdeck()[k] -= 1
+        after_draw(w, p, k)
+    elif kind == K_INIT:
         w.initiator = a - A.CH_PLAYER0
     elif kind <= K_CDRUG:
         vec, shank = outcome_counts(a)
@@ -279,7 +287,7 @@ def apply_chance(w: Work, a: int) -> None:
         if is_batch(kind, mode) and q > k:
             # The rest of the batch waits at the head of the queue (after a reshuffle, or dropped).
             w.mut_queue().insert(0, task(kind, mode, p, q - k))
-    elif kind == K_STEAL_SHANK or kind == K_STEAL_DRUG:
+    else:  # K_STEAL_SHANK, K_STEAL_DRUG
         vec, shank = outcome_counts(a)
         t = vec.index(1)
         off = SH if shank else DR
@@ -290,10 +298,6 @@ def apply_chance(w: Work, a: int) -> None:
         if kind == K_STEAL_SHANK and mode == 1:
             w.phase = P_STOLEN
             w.pending = t + 3 * (q + 1)  # the victim saw the card too
-    else:  # K_FIGHT
-        k = a - A.CH_CARD0
-        w.mut_fdeck()[k] -= 1
-        after_draw(w, p, k)
 
 
 def queue_ready(w: Work) -> bool:
@@ -456,10 +460,10 @@ def apply(s: State, action: int, player: int | None, n: int, trace: list | None 
         apply_chance(w, action)
     else:
         ph = w.phase
-        if ph == P_FISTS:
-            w.mut_fists()[player] = action - A.FIST0
-        elif ph == P_TURN:
+        if ph == P_TURN:
             turn(w, (w.initiator + 1 + w.pos) % n, action)
+        elif ph == P_FISTS:
+            w.mut_fists()[player] = action - A.FIST0
         elif ph == P_BLOCK:
             start_block(w, action, n)
         elif ph in SEQ_PHASES:
