@@ -12,7 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from . import actions as A
-from .data import CAFE_B, CAFE_DRUGS, CAFE_RESPECT, CAFE_SHANKS, DRUG_B, GUARD_B, GYM_B, GYM_MAX
+from .data import (
+    CAFE_B,
+    CAFE_DRUGS,
+    CAFE_RESPECT,
+    CAFE_SHANKS,
+    DRUG_B,
+    GUARD_B,
+    GYM_B,
+    GYM_MAX,
+    NUM_BLOCKS,
+)
 from .recall import seen_by_all, shown
 from .state import (
     CELL,
@@ -76,6 +86,12 @@ def start_block(w: Work, b: int, n: int) -> None:
 
 
 # ---- legal actions -------------------------------------------------------------------------
+def blocks_left(s: Any) -> list[int]:
+    """Returns the action blocks not yet played this year (the initiator's choices)."""
+    used = s.used
+    return [b for b in range(NUM_BLOCKS) if not used >> b & 1]
+
+
 def gym_actions(s: Any, p: int) -> list[int]:
     pc = s.pieces
     o = p * PSIZE

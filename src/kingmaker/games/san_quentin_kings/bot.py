@@ -23,6 +23,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import actions as A
+from .blocks import blocks_left, seq_options
 from .bribes import piece_bribes
 from .data import (
     CARD_TYPE,
@@ -35,7 +36,7 @@ from .data import (
     PRIORITY,
     ROUND_CARDS,
 )
-from .fight import card_strength, fight_counts, place_key, strength
+from .fight import card_strength, fight_counts, pick_actions, place_key, strength
 from .state import (
     CELL,
     CHIPS,
@@ -60,6 +61,7 @@ from .state import (
     P_VIC_DRUG,
     P_VIC_SHANK,
     PSIZE,
+    SEQ_PHASES,
     SH,
     SOL,
     YARD,
@@ -194,21 +196,35 @@ def _bribed_place(game: SanQuentinKings, s: State, p: int, a: int, need: int, ke
 
 def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.Random) -> int:
     ph = s.phase
-    if not s.queue:
-        # Phases whose choice needs no list of legal moves (the list's only use was its length
-        # or membership, which these read from the state as ``rules.legal_actions`` does).
-        if ph == P_TURN:
-            return _turn(game, s, player, rng)
-        if ph == P_FISTS:
-            return _fist(s, player)
-    legal = game.legal_actions(s, player)
-    if len(legal) == 1:
-        return legal[0]
-    if ph == P_DRAWN:
+    if s.queue:
+        legal = game.legal_actions(s, player)
+    # Phases whose choice needs no list of legal moves (the list's only use was its length or
+    # membership, which these read from the state as ``rules.legal_actions`` does): the fighting
+    # turn, the fist, keep or redraw, play the stolen shank or keep it (two moves each).
+    elif ph == P_TURN:
+        return _turn(game, s, player, rng)
+    elif ph == P_FISTS:
+        return _fist(s, player)
+    elif ph == P_DRAWN:
         f = player * PSIZE + FIGHT
         if s.pending in (GUARD, PAROLE) and sum(s.pieces[f : f + 3]):
             return A.REDRAW
         return A.KEEP
+    elif ph == P_STOLEN:
+        f = player * PSIZE + FIGHT
+        return A.PLAY_STOLEN if s.pieces[f + s.pending % 3] else A.KEEP_STOLEN
+    # The others list the player's moves with the rules' function for the phase, as
+    # ``rules.legal_actions`` does for the player to move.
+    elif ph == P_BLOCK:
+        legal = blocks_left(s)
+    elif ph in SEQ_PHASES:
+        legal = seq_options(s, player, ph)
+    elif ph == P_PICK:
+        legal = pick_actions(s, player)
+    else:
+        legal = game.legal_actions(s, player)
+    if len(legal) == 1:
+        return legal[0]
     if ph == P_BLOCK:
         return _choose_block(game, s, player, legal, rng)
     if ph in (P_TOSOL, P_PAROLE):
@@ -221,9 +237,6 @@ def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.R
         n = game.n
         return max(legal, key=lambda a: (sum(s.goods[(a - base) * GSIZE + off : (a - base) * GSIZE + off + 3]),
                                          -((a - base - player) % n)))
-    if ph == P_STOLEN:
-        f = player * PSIZE + FIGHT
-        return A.PLAY_STOLEN if s.pieces[f + s.pending % 3] else A.KEEP_STOLEN
     if ph == P_PICK:
         return _pick(game, s, player, legal)
     if ph == P_GYM:
@@ -278,14 +291,26 @@ def _choose_block(game: SanQuentinKings, s: State, p: int, legal: list[int], rng
 def _fist(s: State, p: int) -> int:
     """The fist: the most numerous type in the cell (ties by the block's tie-breaker), a share of it
     for each fight left. It is always one of p's legal fists (at most the cell holds)."""
-    cell = _cell(s, p)
-    pr = PRIORITY[s.block]
-    t = max(range(3), key=lambda x: (cell[x], pr[x]))
-    left = max(_fights_left(s), 1)
-    k = cell[t] if left <= 1 else min(cell[t], max(3, -(-sum(cell) // left)))
-    counts = [0, 0, 0]
-    counts[t] = k
-    return A.fist(*counts)
+    o = p * PSIZE + CELL
+    pc = s.pieces
+    key = (pc[o], pc[o + 1], pc[o + 2], s.block, s.used)
+    a = _fist_memo.get(key)
+    if a is None:
+        cell = key[:3]
+        pr = PRIORITY[s.block]
+        t = max(range(3), key=lambda x: (cell[x], pr[x]))
+        left = max(_fights_left(s), 1)
+        k = cell[t] if left <= 1 else min(cell[t], max(3, -(-sum(cell) // left)))
+        counts = [0, 0, 0]
+        counts[t] = k
+        if len(_fist_memo) > 10_000:
+            _fist_memo.clear()
+        a = _fist_memo[key] = A.fist(*counts)
+    return a
+
+
+# The fist by the cell's counts, the block and the blocks played (all that it reads).
+_fist_memo: dict[tuple[int, ...], int] = {}
 
 
 def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
@@ -387,6 +412,7 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
     p_in = inflight >> p & 1
     p_last = n - 1 - (p - ini) % n
     mine0 = keys[p]
+    effect = _EFFECT
     # A bribe changes one other player's key at most (the holder's), and p's key grows at most
     # to that with one more piece of every type (keys only grow with pieces): p cannot win when
     # two others beat that bound, and only by a bribe against the holder when one does.
@@ -401,15 +427,12 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
     minus: dict[int, int] = {}  # holder * 3 + type -> the holder's key with one piece fewer
     rest: dict[int, int] = {}  # holder -> the greatest key of the players other than p and it
     for a in options:
-        if a < A.FREE0 or a >= A.KILL0:
-            x, t = divmod(a - (A.TAKE0 if a < A.FREE0 else A.KILL0), 3)
-            h = x // A.MAXP
-        else:
-            t = a - A.FREE0
+        h, t, adds = effect[a]
+        if h < 0:  # free
             h = p
         if only >= 0 and h != only:
             continue
-        if a < A.STEAL0 and p_in:  # take or free
+        if adds and p_in:  # take or free
             mine = plus.get(t)
             if mine is None:
                 c = list(mine3)
@@ -437,6 +460,16 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
     return -1
 
 
+# _EFFECT[a] for a piece bribe a: (the holder losing a piece, -1 for a free; the piece's type;
+# whether p gains a piece: take or free).
+_EFFECT: dict[int, tuple[int, int, bool]] = {}
+for _x in range(A.MAXP * A.MAXP * 3):
+    _EFFECT[A.TAKE0 + _x] = (_x // 3 // A.MAXP, _x % 3, True)
+    _EFFECT[A.KILL0 + _x] = (_x // 3 // A.MAXP, _x % 3, False)
+for _t in range(3):
+    _EFFECT[A.FREE0 + _t] = (-1, _t, True)
+
+
 def _pick(game: SanQuentinKings, s: State, p: int, legal: list[int]) -> int:
     n = game.n
 
@@ -454,16 +487,29 @@ def _pick(game: SanQuentinKings, s: State, p: int, legal: list[int]) -> int:
 
 def _gym(s: State, p: int, legal: list[int]) -> int:
     left = _fights_left(s)
+    key = (left, *legal)
+    a = _gym_memo.get(key)
+    if a is None:
 
-    def value(a: int) -> float:
-        x = a - A.GYM0
-        t, sc, c = x >> 4, (x >> 2) & 3, x & 3
-        return c * 1.0 + sc * 0.35 + t * 0.25 - (c + sc + t) * 0.15 * left
+        def value(a: int) -> float:
+            x = a - A.GYM0
+            t, sc, c = x >> 4, (x >> 2) & 3, x & 3
+            return c * 1.0 + sc * 0.35 + t * 0.25 - (c + sc + t) * 0.15 * left
 
-    return max(legal, key=lambda a: (value(a), -a))
+        if len(_gym_memo) > 10_000:
+            _gym_memo.clear()
+        a = _gym_memo[key] = max(legal, key=lambda a: (value(a), -a))
+    return a
+
+
+# The gym choice by the fights left and the gym moves (it reads nothing else).
+_gym_memo: dict[tuple[int, ...], int] = {}
 
 
 _PAY_ORDER = (3, 0, 1, 2, 4, 6, 5)  # green drugs first, brown horse last
+_PAY_RANK = {good: i for i, good in enumerate(_PAY_ORDER)}
+# A chip bought with goods i and j (action CHIP0 + i * 7 + j) ranks as the dearer of the two.
+_CHIP_RANK = tuple(max(_PAY_RANK[x // 7], _PAY_RANK[x % 7]) for x in range(49))
 
 
 def _guard(s: State, p: int, legal: list[int]) -> int:
@@ -472,9 +518,8 @@ def _guard(s: State, p: int, legal: list[int]) -> int:
     have = [*g[o : o + 6], g[o + COMM]]
     if sum(have) < 4 or len(legal) == 1:
         return A.CHIP_DONE
-    rank = {good: i for i, good in enumerate(_PAY_ORDER)}
     buys = [a for a in legal if a != A.CHIP_DONE]
-    return min(buys, key=lambda a: (max(rank[(a - A.CHIP0) // 7], rank[(a - A.CHIP0) % 7]), a))
+    return min(buys, key=lambda a: (_CHIP_RANK[a - A.CHIP0], a))
 
 
 __all__ = ["heuristic_action"]

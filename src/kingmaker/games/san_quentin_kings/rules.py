@@ -36,7 +36,7 @@ from typing import Any
 from ...core.api import CHANCE, SIMULTANEOUS, TERMINAL
 from ...core.errors import InvalidActionError
 from . import actions as A
-from .blocks import apply_seq, seq_options, start_block
+from .blocks import apply_seq, blocks_left, seq_options, start_block
 from .data import (
     ACTIVE_PER_TYPE,
     ALL_BLOCKS,
@@ -44,7 +44,6 @@ from .data import (
     CHIPS_PER_PLAYER,
     COMMISSARY,
     DRUG_COUNTS,
-    NUM_BLOCKS,
     NUM_KINDS,
     PAYOUT,
     PIECES_PER_TYPE,
@@ -391,7 +390,7 @@ def legal_actions(s: State, player: int | None, n: int) -> list[int]:
     if ph == P_TURN:
         return turn_actions(s, cp, n)
     if ph == P_BLOCK:
-        return [b for b in range(NUM_BLOCKS) if not s.used >> b & 1]
+        return blocks_left(s)
     if ph in SEQ_PHASES:
         return seq_options(s, cp, ph)
     if ph == P_PICK:
