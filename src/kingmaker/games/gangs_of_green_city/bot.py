@@ -466,15 +466,25 @@ def _routes(s: State, pos: int) -> dict[int, tuple[int, int]]:
     return seen
 
 
-def _places(s: State, pos: int) -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
+def _places(s: State, pos: int) -> tuple[dict[int, tuple[int, int]], dict[int, int], list[int]]:
     """``_plan_move``'s places by travel and rides, ``(_routes(s, pos), each place's position
-    in it)``, memoised by (pos, safe houses): callers must not change them."""
+    in it, each place's moves away (99: no route))``, memoised by (pos, safe houses): callers
+    must not change them."""
     key = (pos, s.safe)
     out = _places_memo.get(key)
     if out is None:
         routes = _routes(s, pos)
-        out = _remember(_places_memo, key, (routes, {t: i for i, t in enumerate(routes)}), True)
+        dist = [99] * (PARK + 1)
+        for t, (d, _) in routes.items():
+            dist[t] = d
+        out = _remember(_places_memo, key, (routes, {t: i for i, t in enumerate(routes)}, dist), True)
     return out
+
+
+# The options of an escape to c and of a portal to t: one move, its first action, and a card
+# cost worked out later (None).
+_ESCAPE_OPTIONS = tuple((1, A.ESCAPE0 + c, None) for c in range(NUM_POIS))
+_PORTAL_OPTIONS = tuple((1, A.PORTAL0 + t, None) for t in range(NUM_POIS))
 
 
 def _sphere_pois(spheres: tuple[int, ...]) -> tuple[int, ...]:
@@ -556,20 +566,16 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
     # or by a wormhole escape or portal (one move and a card: its cost, 1.5 + the card's value,
     # is worked out below, for the places that can score: None until then). ``extra`` holds
     # those that replace a route, in the order they were found; ``base`` the routes.
-    base, rank = _places(s, pos)
+    base, rank, dist = _places(s, pos)
     extra = {}
     for c in hand:
-        if c < NUM_POIS and c != pos and A.ESCAPE0 + c in legal:
-            o = base.get(c)
-            if o is None or o[0] > 1:
-                extra[c] = (1, A.ESCAPE0 + c, None)
+        if c < NUM_POIS and dist[c] > 1 and c != pos and A.ESCAPE0 + c in legal:
+            extra[c] = _ESCAPE_OPTIONS[c]
     if pos < NUM_POIS and pos in hand:
         for t in range(NUM_POIS):
             # (a POI with 2 or 3 spheres of a gang: a high bit in its packed counts)
-            if (spheres[t] & 0xAA or t in safe) and t not in extra:
-                o = base.get(t)
-                if o is None or o[0] > 1:
-                    extra[t] = (1, A.PORTAL0 + t, None)
+            if (spheres[t] & 0xAA or t in safe) and dist[t] > 1 and t not in extra:
+                extra[t] = _PORTAL_OPTIONS[t]
     best_score, best_act = 0.05, None
     table = _gains_table(s, odds, me)
     # a briefing needs a teammate on the spot (else _meeting_gain is 0)
@@ -585,15 +591,13 @@ def _plan_move(s: State, player: int, legal: set[int], odds: tuple[float, ...]) 
             for i, t in enumerate(new):
                 rank[t] = len(base) + i
     # (a place d moves away leaves budget - d moves there: none left scores at most 0 too)
-    near = []
-    for t in _sphere_pois(spheres):
-        o = base.get(t) if t not in extra else extra[t]
-        if o is not None and o[0] < budget:
-            near.append(t)
+    # (a place in ``extra`` is one move away, else ``dist`` away)
+    near = [t for t in _sphere_pois(spheres) if dist[t] < budget]
+    if extra and budget > 1:
+        near += [t for t in extra if spheres[t] and dist[t] >= budget]
     for t in (mates.union(safe) if ready else mates):
         if t != PARK and not spheres[t]:  # (the POIs with spheres are in already)
-            o = base.get(t) if t not in extra else extra[t]
-            if o is not None and o[0] < budget:
+            if dist[t] < budget or (budget > 1 and t in extra):
                 near.append(t)
     if len(near) > 1:
         near.sort(key=rank.__getitem__)
