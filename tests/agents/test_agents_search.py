@@ -558,3 +558,18 @@ def test_every_game_search_hints_and_evaluation_keep_the_contract(gid):
                 assert all(game.info.min_return - 1e-9 <= x <= game.info.max_return + 1e-9 for x in est)
         if cls.search_hints.get("depth") is not None:
             assert judged > 0, "the hints cut rollouts short but the game judges no state"
+
+
+def test_kings_kilt_normal_searches_more_with_three_or_four_players():
+    """King's Kilt's hints are set per instance: at 3-4 players a seat makes a third or a
+    quarter of the decisions, and ``normal`` searches 400 iterations (docs/agents.md, the
+    200-game rows); at 2 players it keeps the level's 100. ``hard`` and ``easy`` keep theirs."""
+    two, three, four = (kingmaker.make("kings-kilt", players=n) for n in (2, 3, 4))
+    assert make_agent("ismcts:normal", two).config.iterations == 100
+    assert make_agent("ismcts:normal", three).config.iterations == 400
+    assert make_agent("ismcts:normal", four).config.iterations == 400
+    assert make_agent("ismcts:normal", four).config.opponents == "own"  # the class's hint is kept
+    assert make_agent("ismcts:hard", three).config.iterations == LEVELS["hard"].iterations
+    assert make_agent("ismcts:easy", three).config.iterations == LEVELS["easy"].iterations
+    assert make_agent("ismcts:normal/iterations=50", three).config.iterations == 50  # a spec still wins
+    assert type(three).search_hints == {"opponents": "own"}  # the class attribute is untouched

@@ -220,7 +220,8 @@ class Game:
     # kingmaker.agents.search.SearchConfig, e.g. {"depth": 0} to cut rollouts short
     # with ``evaluate``; settings for one level only under its name, e.g.
     # {"normal": {"iterations": 300}}). A level's own settings apply first, then
-    # these, then any setting named in an agent spec.
+    # these, then any setting named in an agent spec. Read on the instance: a game may
+    # set its own in ``__init__`` when they depend on the player count.
     search_hints: ClassVar[Mapping[str, Any]] = {}
     # Per-seat figures ``figures(s)`` reports at the end of a game (for the lab and
     # final screens), e.g. ("score", "influence_left").
