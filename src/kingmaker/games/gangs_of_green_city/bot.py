@@ -129,24 +129,26 @@ _last_odds: list = [None] * 5  # draw_odds's last (esc, gang_disc, gang_out, gan
 
 
 def _draw_odds(s: State) -> list[float]:
+    """``draw_odds`` worked out (the discards, the cards out of the game and each layer are
+    disjoint sets of gang cards: the unseen rest is every other card)."""
     left = METER[s.esc]
-    odds = [0.0] * NUM_POIS
-    known = set(s.gang_disc)
-    known.update(s.gang_out)
+    disc, out = s.gang_disc, s.gang_out
+    known = len(disc) + len(out)
+    layers = []
     for layer in s.gang_layers:
-        known.update(layer)
-        p = min(1.0, left / len(layer))
+        known += len(layer)
+        layers.append((layer, min(1.0, left / len(layer))))
+        left = max(0, left - len(layer))
+    rest = NUM_POIS - known
+    p_rest = min(1.0, left / rest) if rest else 0.0
+    odds = [max(p_rest, 0.02)] * NUM_POIS
+    for c in out:
+        odds[c] = 0.0
+    for layer, p in layers:
         for c in layer:
             odds[c] = p
-        left = max(0, left - len(layer))
-    rest = NUM_POIS - len(known)
-    p_rest = min(1.0, left / rest) if rest else 0.0
-    disc = set(s.gang_disc)
-    for c in range(NUM_POIS):
-        if c in disc:
-            odds[c] = 0.15
-        elif c not in known:
-            odds[c] = max(p_rest, 0.02)
+    for c in disc:
+        odds[c] = 0.15
     return odds
 
 
@@ -271,9 +273,8 @@ def _card_value(s: State, player: int, c: int) -> float:
         leads = last[1]
     else:
         leads = _lead_memo.get(hands)
-        if leads is None:
-            leads = _remember(_lead_memo, hands, tuple(max(_district_counts(h)[x] for h in hands)
-                                                       for x in range(NUM_GANGS)))
+        if leads is None:  # each district's most cards in one hand
+            leads = _remember(_lead_memo, hands, tuple(map(max, *map(_district_counts, hands))))
         last[0], last[1] = hands, leads
     lead = leads[g]
     if mine >= lead:
