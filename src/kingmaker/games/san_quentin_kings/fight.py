@@ -282,7 +282,7 @@ def turn(w: Work, p: int, a: int) -> None:
             w.need = ROUND_CARDS[w.rnd]
         w.need -= 1
         if a == A.DRAW:
-            w.mut_queue().append(task(K_FIGHT, 0, p))
+            w.queue = (*w.queue, _DRAW_TASK[p])
         else:
             t = a - A.SHANK0
             w.mut_goods()[p * GSIZE + SH + t] -= 1
@@ -290,6 +290,9 @@ def turn(w: Work, p: int, a: int) -> None:
             shown(w, p, t, len(w.cards))
         return
     apply_bribe(w, p, a)
+
+
+_DRAW_TASK = tuple(task(K_FIGHT, 0, p) for p in range(A.MAXP))  # player p draws a fight card
 
 
 def card_choice(w: Work, p: int, a: int, ph: int) -> None:

@@ -79,9 +79,8 @@ def seen_by_all(w: Work, q: int, i: int, n: int) -> None:
 
 def shown(w: Work, q: int, i: int, n: int) -> None:
     """Player ``q``'s good ``i`` leaves their hand face up (played or paid)."""
-    known = w.known
     base = q * GOODS + i
-    if not any(known[o * n * GOODS + base] for o in range(n + 1)):
+    if not any(w.known[base : deck_at(n) : n * GOODS]):  # every observer's bound, o = 0..n
         return
     k = _rows(w)
     for o in range(n + 1):

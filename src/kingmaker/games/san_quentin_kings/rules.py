@@ -303,6 +303,14 @@ def queue_ready(w: Work) -> bool:
     """Makes the first task drawable (reshuffling a discard pile into an empty deck) or
     drops it when nothing can be drawn; returns True when a chance node waits."""
     kind, mode, p, q = SPLIT[w.queue[0]]
+    if kind == K_FIGHT:
+        if sum(w.fdeck):
+            return True
+        w.fdeck, w.fdisc = w.fdisc, (0,) * NUM_KINDS  # the deck is empty: its discards become it
+        if sum(w.fdeck):
+            return True
+        w.queue = w.queue[1:]
+        return False
     if kind == K_INIT:
         return True
     if kind in (K_SHANK, K_CSHANK, K_DRUG, K_CDRUG):
@@ -320,11 +328,6 @@ def queue_ready(w: Work) -> bool:
                 sup[deck + i] += sup[disc + i]
                 sup[disc + i] = 0
         if sup[deck] + sup[deck + 1] + sup[deck + 2]:
-            return True
-    elif kind == K_FIGHT:
-        if not sum(w.fdeck):
-            w.fdeck, w.fdisc = w.fdisc, (0,) * NUM_KINDS  # the deck is empty: its discards become it
-        if sum(w.fdeck):
             return True
     else:
         off = SH if kind == K_STEAL_SHANK else DR
@@ -350,6 +353,9 @@ def check_action(s: State, a: Any, n: int) -> None:
 
 def _offered(s: State, a: int, n: int) -> bool:
     kind, mode, p, b = SPLIT[s.queue[0]]
+    if kind == K_FIGHT:
+        t = a - A.CH_CARD0
+        return 0 <= t < NUM_KINDS and s.fdeck[t] > 0
     if kind == K_INIT:
         return A.CH_PLAYER0 <= a < A.CH_PLAYER0 + n
     if kind <= K_CDRUG:
@@ -365,9 +371,6 @@ def _offered(s: State, a: int, n: int) -> bool:
             return False
         vec = (x >> 4, (x >> 2) & 3, x & 3)
         return vec[0] + vec[1] + vec[2] == k and all(vec[i] <= counts[i] for i in range(3))
-    if kind == K_FIGHT:
-        t = a - A.CH_CARD0
-        return 0 <= t < NUM_KINDS and s.fdeck[t] > 0
     shank = kind == K_STEAL_SHANK
     t = a - (A.CH_SHANK0 if shank else A.CH_DRUG0)
     return 0 <= t < 3 and s.goods[b * GSIZE + (SH if shank else DR) + t] > 0
