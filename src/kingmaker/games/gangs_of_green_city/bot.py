@@ -426,7 +426,11 @@ def _battle_gains(s: State, odds: tuple[float, ...], p: int, me: int) -> list[tu
         else:
             f1 = f3 = 0.0  # (not used)
         if c == MAX_SPHERES:  # a riot here sets off neighbours at three
-            chain = 1.0 + 0.7 * sum(1 for nb in NEIGHBOURS[p] if sp[nb] >> sh & 3 == MAX_SPHERES)
+            n3 = 0
+            for nb in NEIGHBOURS[p]:
+                if sp[nb] >> sh & 3 == MAX_SPHERES:
+                    n3 += 1
+            chain = 1.0 + 0.7 * n3
         if ghost or half == 0.5:  # every sphere goes at once
             w = _DANGER[c] * half
             if g == home:

@@ -276,6 +276,8 @@ def _target_actions(game: GangsOfGreenCity, s: State) -> list[int]:
 
 # Per POI: the travel actions to its neighbours, and the portal actions to every other POI.
 _TRAVELS = tuple(tuple(A.TRAVEL0 + d for d in NEIGHBOURS[pos]) for pos in range(len(NEIGHBOURS)))
+# The battle actions on a POI, by its packed sphere counts (one for each gang there).
+_BATTLES = tuple(tuple(A.BATTLE0 + g for g in range(NUM_GANGS) if x >> SHIFT[g] & 3) for x in range(256))
 _PORTALS = tuple(tuple(A.PORTAL0 + d for d in range(NUM_POIS) if d != pos) for pos in range(len(NEIGHBOURS)))
 
 
@@ -283,9 +285,7 @@ def _move_actions(game: GangsOfGreenCity, s: State, p: int, hand: tuple[int, ...
     pos = s.pawns[p]
     me = s.cast[p]
     out = list(_TRAVELS[pos])
-    for c in hand:
-        if c < NUM_POIS and c != pos:
-            out.append(A.ESCAPE0 + c)
+    out += [A.ESCAPE0 + c for c in hand if c < NUM_POIS and c != pos]
     pawns = s.pawns
     if pos != PARK:
         safe = s.safe
@@ -311,11 +311,9 @@ def _move_actions(game: GangsOfGreenCity, s: State, p: int, hand: tuple[int, ...
                     out.append(A.RECRUIT0 + g)
         here = s.spheres[pos]
         if here:
-            for g in range(NUM_GANGS):
-                if here >> SHIFT[g] & 3:
-                    out.append(A.BATTLE0 + g)
+            out += _BATTLES[here]
         hands = s.hands
-        for q in range(game.num_players):
+        for q in range(game.num_players) if pawns.count(pos) > 1 else ():
             if q != p and pawns[q] == pos:
                 shares = set()
                 if holds_here or pos in hands[q]:
@@ -333,7 +331,8 @@ def _move_actions(game: GangsOfGreenCity, s: State, p: int, hand: tuple[int, ...
                 dests = occupied.union(NEIGHBOURS[qpos])
                 dests.discard(qpos)
                 out.extend(A.DISPATCH0 + q * NUM_POIS + d for d in dests)
-    out.extend(_respite_plays(game, s, hand))
+    if hand and hand[-1] >= RESPITE0:  # (a hand is sorted: its respites come last)
+        out += _respite_plays(game, s, hand)
     out.sort()
     return out
 
