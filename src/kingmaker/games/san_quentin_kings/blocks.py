@@ -266,7 +266,9 @@ def pay_good(w: Work, p: int, i: int) -> None:
 def give_commissary(w: Work, p: int) -> None:
     """Hands player ``p`` the commissary they are owed, as far as the supply has it (SQK-14)."""
     g = p * GSIZE
-    k = min(w.goods[g + OWE_COMM], w.supply[SCOMM])
+    k = w.goods[g + OWE_COMM]
+    if k:
+        k = min(k, w.supply[SCOMM])
     if k:
         w.mut_goods()[g + OWE_COMM] -= k
         w.mut_goods()[g + COMM] += k

@@ -286,7 +286,7 @@ def turn(w: Work, p: int, a: int) -> None:
         else:
             t = a - A.SHANK0
             w.mut_goods()[p * GSIZE + SH + t] -= 1
-            w.mut_cards()[p] = w.cards[p] + (SHANK_CODE0 + t,)
+            w.add_card(p, SHANK_CODE0 + t)
             shown(w, p, t, len(w.cards))
         return
     apply_bribe(w, p, a)
@@ -321,7 +321,7 @@ def card_choice(w: Work, p: int, a: int, ph: int) -> None:
         w.pending = -1
         if a == A.PLAY_STOLEN:
             w.mut_goods()[p * GSIZE + SH + t] -= 1
-            w.mut_cards()[p] = w.cards[p] + (SHANK_CODE0 + t,)
+            w.add_card(p, SHANK_CODE0 + t)
             shown(w, p, t, len(w.cards))
         w.phase = P_TURN
 
@@ -346,7 +346,7 @@ def parole(w: Work, p: int, t: int) -> None:
 
 def after_draw(w: Work, p: int, k: int) -> None:
     """Lays fight card ``k`` just drawn by ``p``; offers the redraw bribe (SQK-9) or resolves it."""
-    w.mut_cards()[p] = w.cards[p] + (k,)
+    w.add_card(p, k)
     if k == GRAVE:
         w.flags |= F_GRAVE
     if w.goods[p * GSIZE + CHIPS] and not w.flags & F_BRIBED:

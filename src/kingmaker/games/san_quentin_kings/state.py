@@ -213,6 +213,14 @@ class Work:
             x = self.cards = list(x)
         return x
 
+    def add_card(self, p: int, code: int) -> None:
+        """Lays card ``code`` last in player ``p``'s fight area."""
+        c = self.cards
+        if type(c) is list:
+            c[p] = c[p] + (code,)
+        else:
+            self.cards = (*c[:p], c[p] + (code,), *c[p + 1 :])
+
     def mut_fists(self) -> list[int]:
         x = self.fists
         if type(x) is not list:
