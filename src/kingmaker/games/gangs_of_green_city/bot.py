@@ -11,7 +11,11 @@ few state fields only are memoised by those fields (the draw odds, the safe
 houses' spread and routes, a hand's district counts, the sphere danger, the
 battle gains of a POI), so the choices are those of the plain computation
 (``tests/games/gangs_of_green_city/test_ggc_bot_speed.py`` compares them with the
-previous implementation on seeded random states).
+previous implementation on seeded random states). Field objects that are the very
+ones of the last call (the same spheres, hands or gang piles) skip the memos'
+hashing. A briefing, safe house or dispatch is scored without building the state
+it leads to (``_special_value``: the same sums, in the same order, as ``evaluate``
+of that state; compared with it on seeded positions).
 """
 
 from __future__ import annotations
