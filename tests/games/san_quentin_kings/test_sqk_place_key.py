@@ -1,4 +1,5 @@
-"""Scoring Fight (ruling SQK-6): the rules' integer place keys order fighters as ``fight_key`` does.
+"""Scoring Fight (ruling SQK-6): the rules' integer place keys order fighters as ``fight_key`` does;
+Sequence of Play: the game object's written-out ``current_player`` is the rules' one.
 
 ``fight.ranking`` and the bot compare ``fight.place_key`` ints (issue 16 §1, speed);
 ``reference_ranking`` below is the ranking as written before, from ``strength`` and
@@ -8,11 +9,15 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import seeded_positions
 import sqk_reference_bot as ref
 
 import kingmaker
+from kingmaker.core.api import CHANCE, TERMINAL
+from kingmaker.core.match import sample_chance
+from kingmaker.games.san_quentin_kings import rules
 from kingmaker.games.san_quentin_kings.data import PRIORITY, RIOT, SHANK_CODE0
 from kingmaker.games.san_quentin_kings.fight import fight_key, place_key, ranking, strength
 
@@ -71,3 +76,26 @@ def test_ranking_matches_the_reference_on_seeded_positions():
             assert r == reference_ranking(s, g.n)
             checked += bool(r)
     assert checked > 1000
+
+
+def test_the_games_current_player_is_the_rules_one():
+    """Sequence of Play: the game object's written-out ``current_player`` (the search calls it at
+    every step) answers as ``rules.current_player`` at every node of seeded games, chance and end included."""
+    kinds = set()
+    for players in (3, 5):
+        g = kingmaker.make("san-quentin-kings", players)
+        rng = random.Random(players)
+        for _ in range(3):
+            s = g.new_initial_state()
+            while True:
+                cp = g.current_player(s)
+                assert cp == rules.current_player(s, g.n)
+                kinds.add(s.phase if cp >= 0 else cp)
+                if cp == TERMINAL:
+                    break
+                if cp == CHANCE:
+                    s = g.apply(s, sample_chance(g.chance_outcomes(s), rng))
+                    continue
+                for p in g.acting_players(s):
+                    s = g.apply(s, ref.heuristic_action(g, s, p, rng), p)
+    assert len(kinds) > 10

@@ -471,18 +471,19 @@ for _t in range(3):
 
 
 def _pick(game: SanQuentinKings, s: State, p: int, legal: list[int]) -> int:
+    """The new arrival: a type where p trails the best other gang by 0 or 1 pieces (in play: cell,
+    yard, solitary, fight), else the first type."""
     n = game.n
-
-    def total(q: int, t: int) -> int:
-        o = q * PSIZE
-        return s.pieces[o + CELL + t] + s.pieces[o + YARD + t] + s.pieces[o + SOL + t] + s.pieces[o + FIGHT + t]
-
-    def value(a: int) -> tuple[int, int]:
+    pc = s.pieces
+    best, best_v = legal[0], (-1, 0)
+    for a in legal:  # the first of the greatest values, as max() gives
         t = a - A.PICK0
-        gap = max(total(q, t) for q in range(n) if q != p) - total(p, t)
-        return (1 if 0 <= gap <= 1 else 0, -t)
-
-    return max(legal, key=value)
+        totals = [pc[o] + pc[o + YARD] + pc[o + SOL] + pc[o + FIGHT] for o in range(CELL + t, n * PSIZE, PSIZE)]
+        gap = max(x for q, x in enumerate(totals) if q != p) - totals[p]
+        v = (1 if 0 <= gap <= 1 else 0, -t)
+        if v > best_v:
+            best, best_v = a, v
+    return best
 
 
 def _gym(s: State, p: int, legal: list[int]) -> int:

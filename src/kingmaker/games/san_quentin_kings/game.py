@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...core.api import Game, Option
+from ...core.api import CHANCE, SIMULTANEOUS, TERMINAL, Game, Option
 from ...core.errors import InvalidActionError
 from ...core.registry import register
 from . import actions as A
@@ -13,7 +13,7 @@ from . import bot, codec, rules, scoring, view
 from .data import GUARD_VARIANTS, GUARDS_DEFAULT, fight_deck
 from .fight import ranking
 from .observe import observation_shape
-from .state import P_END, P_FISTS, PSIZE, State
+from .state import FIGHT_PHASES, P_BLOCK, P_END, P_FISTS, P_PICK, PSIZE, SEQ_PHASES, State
 
 _PLAYER_ACTIONS = A.CH_PLAYER0  # player actions are 0..850
 # A fist typed as three small numbers ("2 1 0", "2,1,0") or as "C2 S1 T0".
@@ -81,7 +81,21 @@ class SanQuentinKings(Game):
         return rules.new_initial_state(self.n, self.deck0)
 
     def current_player(self, s: State) -> int:
-        return rules.current_player(s, self.n)
+        # ``rules.current_player`` written out: the search asks at every step of a rollout.
+        if s.queue:
+            return CHANCE
+        ph = s.phase
+        if ph in FIGHT_PHASES:
+            return (s.initiator + 1 + s.pos) % self.n
+        if ph == P_BLOCK:
+            return s.initiator
+        if ph in SEQ_PHASES:
+            return (s.initiator + s.pos) % self.n
+        if ph == P_FISTS:
+            return SIMULTANEOUS
+        if ph == P_PICK:
+            return s.ranking[s.pos]
+        return TERMINAL
 
     def simultaneous_players(self, s: State) -> tuple[int, ...]:
         return rules.simultaneous_players(s)
