@@ -19,7 +19,14 @@ from kingmaker.core.api import CHANCE, TERMINAL
 from kingmaker.core.match import sample_chance
 from kingmaker.games.san_quentin_kings import rules
 from kingmaker.games.san_quentin_kings.data import PRIORITY, RIOT, SHANK_CODE0
-from kingmaker.games.san_quentin_kings.fight import fight_key, place_key, ranking, strength
+from kingmaker.games.san_quentin_kings.fight import (
+    fight_counts,
+    fight_key,
+    place_key,
+    place_keys,
+    ranking,
+    strength,
+)
 
 
 def reference_ranking(s, n: int) -> list[int]:
@@ -67,13 +74,20 @@ def test_place_keys_order_as_fight_key_then_seat():
 
 
 def test_ranking_matches_the_reference_on_seeded_positions():
-    """Scoring Fight: the ranking of every position of seeded games is the reference's."""
+    """Scoring Fight: the ranking of every position of seeded games is the reference's, and the
+    written-out ``place_keys`` are ``place_key``'s."""
     checked = 0
     for players, options in ((3, {}), (4, {"guards": 10}), (5, {"guards": 6})):
         g = kingmaker.make("san-quentin-kings", players, **options)
         for s, _p in seeded_positions.positions(g, 90 + players, 4, ref.heuristic_action, 0.8):
             r = ranking(s, g.n)
             assert r == reference_ranking(s, g.n)
+            n, pr = g.n, PRIORITY[s.block]
+            assert place_keys(s, n) == [
+                place_key(*fight_counts(s.pieces, s.bribed, q), s.cards[q], pr, n - 1 - (q - s.initiator) % n)
+                if s.inflight >> q & 1 else -1
+                for q in range(n)
+            ]
             checked += bool(r)
     assert checked > 1000
 

@@ -36,7 +36,7 @@ from .data import (
     PRIORITY,
     ROUND_CARDS,
 )
-from .fight import card_strength, fight_counts, pick_actions, place_key, strength
+from .fight import card_strength, fight_counts, pick_actions, place_key, place_keys, strength
 from .state import (
     CELL,
     CHIPS,
@@ -103,21 +103,8 @@ def _place_of(s: State, player: int, n: int, pieces: tuple[int, ...], bribed: tu
 
 
 def _keys(s: State, n: int) -> list[int]:
-    """Every player's ``_fight_key`` with the fight areas of ``s``."""
-    pr = PRIORITY[s.block]
-    pieces, bribed, cards, inflight, ini = s.pieces, s.bribed, s.cards, s.inflight, s.initiator
-    out = []
-    f = FIGHT
-    for q in range(n):
-        if not inflight >> q & 1:
-            out.append(-1)
-        elif bribed:
-            a0, a1, a2 = fight_counts(pieces, bribed, q)
-            out.append(place_key(a0, a1, a2, cards[q], pr, n - 1 - (q - ini) % n))
-        else:
-            out.append(place_key(pieces[f], pieces[f + 1], pieces[f + 2], cards[q], pr, n - 1 - (q - ini) % n))
-        f += PSIZE
-    return out
+    """Every player's ``_fight_key`` with the fight areas of ``s`` (``fight.place_keys``)."""
+    return place_keys(s, n)
 
 
 def _place_in(keys: list[int], player: int) -> int:

@@ -165,20 +165,49 @@ def place_key(a0: int, a1: int, a2: int, cards: tuple[int, ...], pr: tuple[int, 
             | (z + 1 if z >= 4 else 0) << 8 | last)
 
 
+def place_keys(s: Any, n: int) -> list[int]:
+    """Returns every player's ``place_key`` in the fight of ``s`` (-1 out of the fight or with no
+    piece standing). ``place_key`` is written out here: the bot counts a fighter's place from
+    these at most fighting turns of a search's rollouts."""
+    pr0, pr1, pr2 = PRIORITY[s.block]
+    pieces, bribed, cards, inflight, ini = s.pieces, s.bribed, s.cards, s.inflight, s.initiator
+    out = []
+    f = FIGHT
+    for q in range(n):
+        if bribed:
+            a0, a1, a2 = fight_counts(pieces, bribed, q)
+        else:
+            a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
+        f += PSIZE
+        if not (inflight >> q & 1 and (a0 or a1 or a2)):
+            out.append(-1)
+            continue
+        cq = cards[q]
+        if cq:
+            c0, c1, c2 = card_strength(cq)
+            x = 4 * (a0 + c0) + pr0 if a0 else pr0
+            y = 4 * (a1 + c1) + pr1 if a1 else pr1
+            z = 4 * (a2 + c2) + pr2 if a2 else pr2
+        else:
+            x = 4 * a0 + pr0 if a0 else pr0
+            y = 4 * a1 + pr1 if a1 else pr1
+            z = 4 * a2 + pr2 if a2 else pr2
+        if x < y:
+            x, y = y, x
+        if y < z:
+            y, z = z, y
+            if x < y:
+                x, y = y, x
+        out.append((x + 1 if x >= 4 else 0) << 40 | (y + 1 if y >= 4 else 0) << 24
+                   | (z + 1 if z >= 4 else 0) << 8 | (n - 1 - (q - ini) % n))
+    return out
+
+
 def ranking(s: Any, n: int) -> list[int]:
     """Returns the placed players of the fight in ``s``, strongest first (Scoring Fight):
     players in the fight with any strength, by ``fight_key``, then initiating order
     (compared as ``place_key``)."""
-    ini = s.initiator
-    pr = PRIORITY[s.block]
-    pieces, bribed, cards, inflight = s.pieces, s.bribed, s.cards, s.inflight
-    keys = []
-    for p in range(n):
-        if inflight >> p & 1:
-            a0, a1, a2 = fight_counts(pieces, bribed, p)
-            k = place_key(a0, a1, a2, cards[p], pr, n - 1 - (p - ini) % n)
-            if k >= 0:
-                keys.append((k, p))
+    keys = [(k, p) for p, k in enumerate(place_keys(s, n)) if k >= 0]
     keys.sort(reverse=True)
     return [k[1] for k in keys]
 
