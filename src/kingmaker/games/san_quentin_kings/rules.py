@@ -563,25 +563,33 @@ def run(w: Work, n: int, trace: list | None = None) -> None:
 def cleanup(w: Work, n: int) -> None:
     """Collect and Clean: pieces to the yard, cards to their discards, the Grave's reshuffle;
     owed goods; the initiator disc moves on; after the seventh block the end of the year."""
-    pc = w.mut_pieces()
-    sup = w.mut_supply()
-    fdisc = w.mut_fdisc()
+    pc = w.pieces  # a list once something moves (the fields stay tuples when nothing does)
     for p in range(n):
-        o = p * PSIZE
-        for t in range(3):
-            pc[o + YARD + t] += pc[o + FIGHT + t]
-            pc[o + FIGHT + t] = 0
-        for code in w.cards[p]:
-            if code >= SHANK_CODE0:
-                sup[SDISC + code - SHANK_CODE0] += 1
-            else:
-                fdisc[code] += 1
-    for _h, o, t in w.bribed:
-        pc[o * PSIZE + YARD + t] += 1
-    w.bribed = ()
+        f = p * PSIZE + FIGHT
+        if pc[f] or pc[f + 1] or pc[f + 2]:
+            pc = w.mut_pieces()
+            y = p * PSIZE + YARD
+            for t in range(3):
+                pc[y + t] += pc[f + t]
+                pc[f + t] = 0
+        cp = w.cards[p]
+        if cp:
+            sup = w.mut_supply()
+            fdisc = w.mut_fdisc()
+            for code in cp:
+                if code >= SHANK_CODE0:
+                    sup[SDISC + code - SHANK_CODE0] += 1
+                else:
+                    fdisc[code] += 1
+    if w.bribed:
+        pc = w.mut_pieces()
+        for _h, o, t in w.bribed:
+            pc[o * PSIZE + YARD + t] += 1
+        w.bribed = ()
     w.cards = ((),) * n
     if w.flags & F_GRAVE:
         fdeck = w.mut_fdeck()
+        fdisc = w.mut_fdisc()
         for i in range(NUM_KINDS):
             fdeck[i] += fdisc[i]
             fdisc[i] = 0
@@ -590,6 +598,7 @@ def cleanup(w: Work, n: int) -> None:
         m = w.market
         into_deck(w, 0, m[M_SHANK : M_SHANK + 3], n)
         into_deck(w, 3, m[M_DRUG : M_DRUG + 3], n)
+        sup = w.mut_supply()
         for i in range(3):
             sup[SDECK + i] += m[M_SHANK + i]
             sup[DPILE + i] += m[M_DRUG + i]

@@ -64,6 +64,9 @@ def deliver(w: Work, n: int) -> None:
     for i in range(n):
         p = (w.initiator + i) % n
         o = p * GSIZE
+        g = w.goods
+        if not (g[o + OWE_SH] or g[o + OWE_COMM] or g[o + OWE_DR]):
+            continue  # owed nothing: nothing to hand out
         give_commissary(w, p)
         g = w.goods  # read after give_commissary, which may replace it with its list
         k = min(g[o + OWE_SH], shanks)
