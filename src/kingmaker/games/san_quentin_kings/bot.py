@@ -405,14 +405,21 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
     # two others beat that bound, and only by a bribe against the holder when one does.
     bound = place_key(mine3[0] + 1, mine3[1] + 1, mine3[2] + 1, cards[p], pr, p_last) if p_in else mine0
     only = -1
+    # the greatest and second greatest keys of the other players, and whose the greatest is
+    top1 = top2 = -1
+    who = -1
     for q, k in enumerate(keys):
-        if k > bound and q != p:
-            if only >= 0:
-                return -1
-            only = q
-    plus: dict[int, int] = {}  # type -> p's key with one more piece of that type
+        if q != p:
+            if k > bound:
+                if only >= 0:
+                    return -1
+                only = q
+            if k > top1:
+                top1, top2, who = k, top1, q
+            elif k > top2:
+                top2 = k
+    plus = [None, None, None]  # type -> p's key with one more piece of that type
     minus: dict[int, int] = {}  # holder * 3 + type -> the holder's key with one piece fewer
-    rest: dict[int, int] = {}  # holder -> the greatest key of the players other than p and it
     for a in options:
         h, t, adds = effect[a]
         if h < 0:  # free
@@ -420,17 +427,15 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
         if only >= 0 and h != only:
             continue
         if adds and p_in:  # take or free
-            mine = plus.get(t)
+            mine = plus[t]
             if mine is None:
                 c = list(mine3)
                 c[t] += 1
                 mine = plus[t] = place_key(c[0], c[1], c[2], cards[p], pr, p_last)
         else:
             mine = mine0
-        top = rest.get(h)
-        if top is None:
-            top = rest[h] = max([k for q, k in enumerate(keys) if q != p and q != h], default=-1)
-        if top > mine:
+        # the others but the holder may not beat p
+        if (top2 if h == who else top1) > mine:
             continue
         if h != p:
             k = minus.get(h * 3 + t)

@@ -89,23 +89,35 @@ def _frees(pieces: Any, p: int) -> list[int]:
 
 def piece_bribes(s: Any, p: int, n: int) -> list[int]:
     """Returns the bribes of ``bribe_actions`` that move pieces (take, free, kill), in its order."""
+    pieces = s.pieces
     if s.bribed:
         offs = sorted(_targets(s, p, n)[0])
-    else:  # only the holders' own pieces: their offsets come in order, each once
-        pieces = s.pieces
-        offs = []
+        takes = [A.TAKE0 + x for x in offs]
+        kills = [A.KILL0 + x for x in offs]
+    else:  # only the holders' own pieces: their codes come in order, each once
+        takes, kills = [], []
         for h in range(n):
             if h != p:
                 f = h * PSIZE + FIGHT
-                x = (h * A.MAXP + h) * 3
-                if pieces[f]:
-                    offs.append(x)
-                if pieces[f + 1]:
-                    offs.append(x + 1)
-                if pieces[f + 2]:
-                    offs.append(x + 2)
-    take0, kill0 = A.TAKE0, A.KILL0
-    return [take0 + x for x in offs] + _frees(s.pieces, p) + [kill0 + x for x in offs]
+                m = (pieces[f] > 0) | (pieces[f + 1] > 0) << 1 | (pieces[f + 2] > 0) << 2
+                if m:
+                    takes += _OWN_TAKES[h][m]
+                    kills += _OWN_KILLS[h][m]
+    f = p * PSIZE + SOL
+    return takes + _FREES[(pieces[f] > 0) | (pieces[f + 1] > 0) << 1 | (pieces[f + 2] > 0) << 2] + kills
+
+
+# The take and kill codes of holder h's own pieces, by the mask of the types standing in their
+# area (bit t: type t); the free codes by the mask of the types in one's solitary.
+_OWN_TAKES = tuple(
+    tuple(tuple(A.TAKE0 + (h * A.MAXP + h) * 3 + t for t in range(3) if m >> t & 1) for m in range(8))
+    for h in range(A.MAXP)
+)
+_OWN_KILLS = tuple(
+    tuple(tuple(A.KILL0 + (h * A.MAXP + h) * 3 + t for t in range(3) if m >> t & 1) for m in range(8))
+    for h in range(A.MAXP)
+)
+_FREES = tuple([A.FREE0 + t for t in range(3) if m >> t & 1] for m in range(8))
 
 
 def bribe_actions(s: Any, p: int, n: int) -> list[int]:
