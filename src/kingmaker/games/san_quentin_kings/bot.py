@@ -23,7 +23,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import actions as A
-from .blocks import blocks_left, seq_options
+from .blocks import blocks_left, guard_actions, seq_options
 from .bribes import piece_bribes
 from .data import (
     CARD_TYPE,
@@ -61,6 +61,7 @@ from .state import (
     P_VIC_DRUG,
     P_VIC_SHANK,
     PSIZE,
+    SCHIPS,
     SEQ_PHASES,
     SH,
     SOL,
@@ -202,6 +203,8 @@ def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.R
         return A.PLAY_STOLEN if s.pieces[f + s.pending % 3] else A.KEEP_STOLEN
     # The others list the player's moves with the rules' function for the phase, as
     # ``rules.legal_actions`` does for the player to move.
+    elif ph == P_GUARD:
+        return _guard(s, player)
     elif ph == P_BLOCK:
         legal = blocks_left(s)
     elif ph in SEQ_PHASES:
@@ -233,8 +236,6 @@ def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.R
             if a in legal:
                 return a
         return A.CAFE_NONE
-    if ph == P_GUARD:
-        return _guard(s, player, legal)
     if ph == P_DRUGPAY:
         cell = _cell(s, player)
         if max(cell) >= 3:
@@ -253,9 +254,11 @@ def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.R
 
 def _choose_block(game: SanQuentinKings, s: State, p: int, legal: list[int], rng: random.Random) -> int:
     n = game.n
-    cell = _cell(s, p)
-    mine = max(cell)
-    others = max(max(_cell(s, q)) for q in range(n) if q != p)
+    pc = s.pieces
+    o = p * PSIZE + CELL
+    cell0 = pc[o]
+    mine = max(pc[o : o + 3])
+    others = max([max(pc[q * PSIZE + CELL : q * PSIZE + CELL + 3]) for q in range(n) if q != p])
     g = s.goods
     o = p * GSIZE
     goods = sum(g[o : o + 6]) + g[o + COMM]
@@ -264,7 +267,7 @@ def _choose_block(game: SanQuentinKings, s: State, p: int, legal: list[int], rng
         if IS_FIGHT[b]:
             v = 2.0 + (mine - others) * 0.8
         elif b == 4:  # gym
-            v = min(cell[0], 3) * 0.9 + 0.2
+            v = min(cell0, 3) * 0.9 + 0.2
         elif b == 5:  # cafeteria
             v = 1.8 if g[o + COMM] else 0.1
         else:  # guard influence
@@ -311,7 +314,12 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
     o = p * GSIZE
     h0, h1, h2 = g[o + SH], g[o + SH + 1], g[o + SH + 2]
     # p's pieces in the fight by type, with the pieces bribed in
-    a0, a1, a2 = fight_counts(s.pieces, s.bribed, p)
+    if s.bribed:
+        a0, a1, a2 = fight_counts(s.pieces, s.bribed, p)
+    else:
+        f = p * PSIZE + FIGHT
+        pc = s.pieces
+        a0, a1, a2 = pc[f], pc[f + 1], pc[f + 2]
     good = (h0 and a0) or (h1 and a1) or (h2 and a2)  # p holds a shank of a type standing
     if good and need > 0:
         return _shank(s, p, h0 and a0, h1 and a1, h2 and a2, a0, a1, a2)
@@ -505,14 +513,29 @@ _PAY_RANK = {good: i for i, good in enumerate(_PAY_ORDER)}
 _CHIP_RANK = tuple(max(_PAY_RANK[x // 7], _PAY_RANK[x % 7]) for x in range(49))
 
 
-def _guard(s: State, p: int, legal: list[int]) -> int:
+def _guard(s: State, p: int) -> int:
+    """Guard influence: with four goods or more, a chip for the cheapest pair (``_PAY_ORDER``), else
+    done. It reads p's goods and whether chips are left, as ``blocks.guard_actions`` does: the
+    choice is remembered by those."""
     g = s.goods
     o = p * GSIZE
-    have = [*g[o : o + 6], g[o + COMM]]
-    if sum(have) < 4 or len(legal) == 1:
-        return A.CHIP_DONE
-    buys = [a for a in legal if a != A.CHIP_DONE]
-    return min(buys, key=lambda a: (_CHIP_RANK[a - A.CHIP0], a))
+    key = (*g[o : o + 6], g[o + COMM], s.supply[SCHIPS] > 0)
+    a = _guard_memo.get(key)
+    if a is None:
+        legal = guard_actions(s, p)
+        if len(legal) == 1 or sum(key[:7]) < 4:
+            a = legal[0] if len(legal) == 1 else A.CHIP_DONE
+        else:
+            buys = [a for a in legal if a != A.CHIP_DONE]
+            a = min(buys, key=lambda a: (_CHIP_RANK[a - A.CHIP0], a))
+        if len(_guard_memo) > 10_000:
+            _guard_memo.clear()
+        _guard_memo[key] = a
+    return a
+
+
+# The guard influence choice by p's goods and whether the supply has chips.
+_guard_memo: dict[tuple, int] = {}
 
 
 __all__ = ["heuristic_action"]

@@ -167,40 +167,39 @@ def place_key(a0: int, a1: int, a2: int, cards: tuple[int, ...], pr: tuple[int, 
 
 def place_keys(s: Any, n: int) -> list[int]:
     """Returns every player's ``place_key`` in the fight of ``s`` (-1 out of the fight or with no
-    piece standing). ``place_key`` is written out here: the bot counts a fighter's place from
-    these at most fighting turns of a search's rollouts."""
-    pr0, pr1, pr2 = PRIORITY[s.block]
-    pieces, bribed, cards, inflight, ini = s.pieces, s.bribed, s.cards, s.inflight, s.initiator
+    piece standing). The bot counts a fighter's place from these at most fighting turns of a
+    search's rollouts, so the keys are remembered by what decides them (``_key_memo``)."""
+    pieces, bribed, cards, inflight, ini, block = s.pieces, s.bribed, s.cards, s.inflight, s.initiator, s.block
+    if bribed:  # the pieces bribed into each area, by holder and type (``fight_counts``)
+        extra = [0] * (3 * n)
+        for h, _o, t in bribed:
+            extra[h * 3 + t] += 1
+    get = _key_memo.get
     out = []
     f = FIGHT
     for q in range(n):
+        a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
         if bribed:
-            a0, a1, a2 = fight_counts(pieces, bribed, q)
-        else:
-            a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
+            a0 += extra[3 * q]
+            a1 += extra[3 * q + 1]
+            a2 += extra[3 * q + 2]
         f += PSIZE
         if not (inflight >> q & 1 and (a0 or a1 or a2)):
             out.append(-1)
             continue
-        cq = cards[q]
-        if cq:
-            c0, c1, c2 = card_strength(cq)
-            x = 4 * (a0 + c0) + pr0 if a0 else pr0
-            y = 4 * (a1 + c1) + pr1 if a1 else pr1
-            z = 4 * (a2 + c2) + pr2 if a2 else pr2
-        else:
-            x = 4 * a0 + pr0 if a0 else pr0
-            y = 4 * a1 + pr1 if a1 else pr1
-            z = 4 * a2 + pr2 if a2 else pr2
-        if x < y:
-            x, y = y, x
-        if y < z:
-            y, z = z, y
-            if x < y:
-                x, y = y, x
-        out.append((x + 1 if x >= 4 else 0) << 40 | (y + 1 if y >= 4 else 0) << 24
-                   | (z + 1 if z >= 4 else 0) << 8 | (n - 1 - (q - ini) % n))
+        last = n - 1 - (q - ini) % n
+        key = (a0, a1, a2, cards[q], block, last)
+        k = get(key)
+        if k is None:
+            if len(_key_memo) > 100_000:
+                _key_memo.clear()
+            k = _key_memo[key] = place_key(a0, a1, a2, cards[q], PRIORITY[block], last)
+        out.append(k)
     return out
+
+
+# place_key by its arguments (the block standing for its PRIORITY row).
+_key_memo: dict[tuple, int] = {}
 
 
 def ranking(s: Any, n: int) -> list[int]:
