@@ -110,7 +110,7 @@ def _keys(s: State, n: int) -> list[int]:
 
 def _place_in(keys: list[int], player: int) -> int:
     """``_place_of`` from every player's key: how many players have a greater key (an unplaced
-    player's -1 is greater than no key)."""
+    player's -1 is greater than none; an unplaced player counts every placed one)."""
     mine = keys[player]
     place = 0
     for k in keys:
