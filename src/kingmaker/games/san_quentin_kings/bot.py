@@ -36,7 +36,15 @@ from .data import (
     PRIORITY,
     ROUND_CARDS,
 )
-from .fight import card_strength, fight_counts, pick_actions, place_key, place_keys, strength
+from .fight import (
+    block_place_key,
+    card_strength,
+    fight_counts,
+    pick_actions,
+    place_key,
+    place_keys,
+    strength,
+)
 from .state import (
     CELL,
     CHIPS,
@@ -402,7 +410,7 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
     or -1: ``_bribed_place(...) == 0`` where the fight goes on after it. A take or kill removes
     one piece of its type from the holder's area, a take or free adds one to p's (``mine3``:
     p's counts); no other player's key may then exceed p's (an unplaced p is first when nobody is placed)."""
-    pr = PRIORITY[s.block]
+    block = s.block
     cards, inflight, ini = s.cards, s.inflight, s.initiator
     p_in = inflight >> p & 1
     p_last = n - 1 - (p - ini) % n
@@ -411,7 +419,7 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
     # A bribe changes one other player's key at most (the holder's), and p's key grows at most
     # to that with one more piece of every type (keys only grow with pieces): p cannot win when
     # two others beat that bound, and only by a bribe against the holder when one does.
-    bound = place_key(mine3[0] + 1, mine3[1] + 1, mine3[2] + 1, cards[p], pr, p_last) if p_in else mine0
+    bound = block_place_key(mine3[0] + 1, mine3[1] + 1, mine3[2] + 1, cards[p], block, p_last) if p_in else mine0
     only = -1
     # the greatest and second greatest keys of the other players, and whose the greatest is
     top1 = top2 = -1
@@ -439,7 +447,7 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
             if mine is None:
                 c = list(mine3)
                 c[t] += 1
-                mine = plus[t] = place_key(c[0], c[1], c[2], cards[p], pr, p_last)
+                mine = plus[t] = block_place_key(c[0], c[1], c[2], cards[p], block, p_last)
         else:
             mine = mine0
         # the others but the holder may not beat p
@@ -452,7 +460,7 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
                 if inflight >> h & 1:
                     c = list(fight_counts(s.pieces, s.bribed, h))
                     c[t] -= 1
-                    k = place_key(c[0], c[1], c[2], cards[h], pr, n - 1 - (h - ini) % n)
+                    k = block_place_key(c[0], c[1], c[2], cards[h], block, n - 1 - (h - ini) % n)
                 minus[h * 3 + t] = k
             if k > mine:
                 continue

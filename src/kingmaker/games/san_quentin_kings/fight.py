@@ -202,6 +202,19 @@ def place_keys(s: Any, n: int) -> list[int]:
 _key_memo: dict[tuple, int] = {}
 
 
+def block_place_key(a0: int, a1: int, a2: int, cards: tuple[int, ...], block: int, last: int) -> int:
+    """Returns ``place_key`` in block ``block`` (remembered, as ``place_keys`` does)."""
+    if not (a0 or a1 or a2):
+        return -1
+    key = (a0, a1, a2, cards, block, last)
+    k = _key_memo.get(key)
+    if k is None:
+        if len(_key_memo) > 100_000:
+            _key_memo.clear()
+        k = _key_memo[key] = place_key(a0, a1, a2, cards, PRIORITY[block], last)
+    return k
+
+
 def ranking(s: Any, n: int) -> list[int]:
     """Returns the placed players of the fight in ``s``, strongest first (Scoring Fight):
     players in the fight with any strength, by ``fight_key``, then initiating order
