@@ -24,6 +24,7 @@ that binds them as methods is in ``game.py``. This module depends only on
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE, TERMINAL, node_name
@@ -67,7 +68,7 @@ from .data import (
     kinds,
     remove_card,
 )
-from .state import COLLECT, DEAL, DRAW, END, PLAY, RUB_OUT, State, make
+from .state import COLLECT, DEAL, DRAW, END, PLAY, RUB_OUT, State, _Filling, make
 
 if TYPE_CHECKING:
     from .game import Kingpins
@@ -84,23 +85,42 @@ _CHUNK_KINDS = tuple(
 # _ONE[k]: the tuple (k,).
 _ONE = tuple((k,) for k in range(NUM_KINDS))
 _UNDER0, _MOVE0, _END_TURN, _KEEP = A.UNDER0, A.MOVE0, A.END_TURN, A.KEEP
-# The chance outcomes of a stockpile of n cards, by n (built at first use, some 50 kB each):
-# 8 tables by 6-bit chunk of the set's bits 0..47 (the ranked kinds), then one by the byte of
-# bits 48..55 (the first and second copies of the Femme Fatales and Hideouts). An entry is
-# the tuple of the (kind, probability) pairs of the kinds its bits hold, in kind order.
-_OUTCOMES: dict[int, tuple[tuple[tuple[tuple[int, float], ...], ...], ...]] = {}
+_new = object.__new__
+# _TOP_PAIRS[b]: for the byte b of bits 48..55 of a set (bit j < 4: the first copy of kind
+# 48 + j; bit j + 4: its second copy), the indices 2 * j + copies - 1 of the pairs in the
+# list of the duplicated kinds' pairs (48, p), (48, 2p), (49, p), ..., in kind order.
+_TOP_PAIRS = tuple(
+    tuple(2 * j + (b >> (j + 4) & 1) for j in range(len(_DUP_KINDS)) if b >> j & 1) for b in range(256)
+)
 
 
-def _outcome_tables(n: int) -> tuple[tuple[tuple[tuple[int, float], ...], ...], ...]:
+class _Entries(dict):
+    """One table of chance outcomes for a stockpile size: chunk value -> the tuple of the
+    (kind, probability) pairs of the kinds its bits hold, in kind order; filled as asked."""
+
+    __slots__ = ("index", "pair")
+
+    def __init__(self, index: tuple[tuple[int, ...], ...], pair: object) -> None:
+        super().__init__()
+        self.index = index  # chunk value -> the indices of its pairs
+        self.pair = pair  # pair index -> (kind, probability)
+
+    def __missing__(self, b: int) -> tuple[tuple[int, float], ...]:
+        out = self[b] = tuple(map(self.pair, self.index[b]))
+        return out
+
+
+# The chance outcomes of a stockpile of n cards, by n (made at first use, filled as asked): 8
+# tables by 6-bit chunk of the set's bits 0..47 (the ranked kinds), then one by the byte of
+# bits 48..55 (the Femme Fatales' and Hideouts' first and second copies).
+_OUTCOMES: dict[int, tuple[_Entries, ...]] = {}
+
+
+def _outcome_tables(n: int) -> tuple[_Entries, ...]:
     p = 1.0 / n
-    pairs = [(k, p) for k in range(NUM_RANKED)]
-    tables = [tuple(tuple(pairs[k] for k in chunk[b]) for b in range(64)) for chunk in _CHUNK_KINDS]
-    dup = {(k, m): (k, p * m) for k in _DUP_KINDS for m in (1, 2)}  # a second copy doubles the share
-    tables.append(tuple(
-        tuple(dup[k, 1 + (b >> (j + 4) & 1)] for j, k in enumerate(_DUP_KINDS) if b >> j & 1)
-        for b in range(256)
-    ))
-    out = _OUTCOMES[n] = tuple(tables)
+    ranked = tuple(zip(range(NUM_RANKED), repeat(p))).__getitem__
+    dup = tuple((k, p * m) for k in _DUP_KINDS for m in (1, 2)).__getitem__  # a second copy doubles the share
+    out = _OUTCOMES[n] = (*(_Entries(chunk, ranked) for chunk in _CHUNK_KINDS), _Entries(_TOP_PAIRS, dup))
     return out
 
 
@@ -131,8 +151,10 @@ def chance_outcomes(game: Kingpins, s: State) -> list[tuple[int, float]]:
     # (kind, probability) pairs in kind order, read from the tables of u's size.
     n = u.bit_count()
     c0, c1, c2, c3, c4, c5, c6, c7, top = _OUTCOMES.get(n) or _outcome_tables(n)
-    return [*c0[u & 63], *c1[u >> 6 & 63], *c2[u >> 12 & 63], *c3[u >> 18 & 63], *c4[u >> 24 & 63],
-            *c5[u >> 30 & 63], *c6[u >> 36 & 63], *c7[u >> 42 & 63], *top[u >> 48 & 255]]
+    lo = u & 0xFFFFFF  # 24-bit halves of the ranked bits: small ints, cheap to shift
+    hi = u >> 24 & 0xFFFFFF
+    return [*c0[lo & 63], *c1[lo >> 6 & 63], *c2[lo >> 12 & 63], *c3[lo >> 18], *c4[hi & 63],
+            *c5[hi >> 6 & 63], *c6[hi >> 12 & 63], *c7[hi >> 18], *top[u >> 48 & 255]]
 
 
 def legal_actions(game: Kingpins, s: State, player: int | None = None) -> list[int]:
@@ -211,7 +233,7 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
         if action < _UNDER0:
             # A card onto a stack (the most common move, written out here): one lower in
             # the opposite colour, a Hideout on a 1, any card on an empty original stack,
-            # or a kingpin in an empty corner.
+            # or a kingpin in an empty corner. The new state is filled as its mutable twin.
             k = action >> 3
             cur = s.current
             hands = list(s.hands)
@@ -220,24 +242,82 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
             hands[cur] = hand
             stacks = list(s.stacks)
             stacks[action & 7] += _ONE[k]
-            return _after_play(game, s, k, hand, tuple(hands), tuple(stacks), s.discards)
+            if not hand:
+                return _after_play(game, s, k, hand, tuple(hands), tuple(stacks), s.discards)
+            o = _new(_Filling)
+            o.phase = PLAY
+            o.no_draw = s.no_draw
+            if game.abilities:  # as in _after_play
+                ab = ABILITY[k]
+                if ab == AB_COLLECT:
+                    if s.unseen:
+                        o.phase = COLLECT
+                elif ab == AB_RUB_OUT:
+                    if hand & RUB_OUT_BITS:
+                        o.phase = RUB_OUT
+                elif ab == AB_ALL_CLEAR:
+                    o.no_draw = True
+            o.round = s.round
+            o.current = cur
+            o.deal = s.deal
+            o.hands = tuple(hands)
+            o.unseen = s.unseen
+            o.stacks = tuple(stacks)
+            o.discards = s.discards
+            o.played = True
+            o.passes = 0
+            o.totals = s.totals
+            o.history = s.history
+            o.last_hands = s.last_hands
+            o.__class__ = State
+            return o  # type: ignore[return-value]
         if action == _END_TURN and s.unseen and not s.no_draw:
-            return make(DRAW, s.round, s.current, s.deal, s.hands, s.unseen, s.stacks, s.discards,
-                        s.played, s.passes, s.no_draw, s.totals, s.history, s.last_hands)
+            # The turn ends with a draw: the same state at the DRAW node.
+            o = _new(_Filling)
+            o.phase = DRAW
+            o.round = s.round
+            o.current = s.current
+            o.deal = s.deal
+            o.hands = s.hands
+            o.unseen = s.unseen
+            o.stacks = s.stacks
+            o.discards = s.discards
+            o.played = s.played
+            o.passes = s.passes
+            o.no_draw = s.no_draw
+            o.totals = s.totals
+            o.history = s.history
+            o.last_hands = s.last_hands
+            o.__class__ = State
+            return o  # type: ignore[return-value]
         return _apply_play(game, s, action)
     if ph == DRAW and type(action) is int and 0 <= action < NUM_KINDS and s.unseen >> action & 1:
-        # The card drawn at the end of a turn (the most common chance node, written out here).
+        # The card drawn at the end of a turn (the most common chance node, written out here):
+        # the next player's turn begins.
         u = s.unseen
         u &= CLEAR[action + 4] if action >= NUM_RANKED and u >> (action + 4) & 1 else CLEAR[action]
         cur = s.current
         hands = list(s.hands)
         hand = hands[cur]
         hands[cur] = hand | (BIT[action + 4] if action >= NUM_RANKED and hand >> action & 1 else BIT[action])
-        nxt = cur + 1
-        if nxt == game.num_players:
-            nxt = 0
-        return make(PLAY, s.round, nxt, s.deal, tuple(hands), u, s.stacks, s.discards, False,
-                    s.passes, False, s.totals, s.history, s.last_hands)
+        cur += 1
+        o = _new(_Filling)
+        o.phase = PLAY
+        o.round = s.round
+        o.current = 0 if cur == game.num_players else cur
+        o.deal = s.deal
+        o.hands = tuple(hands)
+        o.unseen = u
+        o.stacks = s.stacks
+        o.discards = s.discards
+        o.played = False
+        o.passes = s.passes
+        o.no_draw = False
+        o.totals = s.totals
+        o.history = s.history
+        o.last_hands = s.last_hands
+        o.__class__ = State
+        return o  # type: ignore[return-value]
     if ph == RUB_OUT:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise _no_action(action)
