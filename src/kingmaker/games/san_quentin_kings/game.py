@@ -15,7 +15,6 @@ from .fight import ranking
 from .observe import observation_shape
 from .state import FIGHT_PHASES, P_BLOCK, P_END, P_FISTS, P_PICK, PSIZE, SEQ_PHASES, State
 
-_PLAYER_ACTIONS = A.CH_PLAYER0  # player actions are 0..850
 # A fist typed as three small numbers ("2 1 0", "2,1,0") or as "C2 S1 T0".
 _FIST_TEXT = re.compile(r"^(?:fist\s+)?c?([0-7])[\s,/]+s?([0-7])[\s,/]+t?([0-7])$")
 
@@ -111,10 +110,8 @@ class SanQuentinKings(Game):
     def explain_illegal(self, s: State, action: int, player: int) -> str:
         return rules.explain_illegal(s, action, player)
 
-    def apply(self, s: State, action: int, player: int | None = None) -> State:
-        if s.queue or type(action) is not int or not 0 <= action < _PLAYER_ACTIONS:
-            rules.check_action(s, action, self.n)
-        return rules.apply(s, action, player, self.n)
+    # check_action, then rules.apply: written out in the rules module (one call fewer a step)
+    apply = rules.game_apply
 
     # ---- the fight and the end ----------------------------------------------------------------
     def ranking(self, s: Any) -> list[int]:

@@ -478,6 +478,48 @@ def apply(s: State, action: int, player: int | None, n: int, trace: list | None 
     return w.freeze()
 
 
+def game_apply(game: Any, s: State, action: int, player: int | None = None) -> State:
+    """``SanQuentinKings.apply`` (the game's method itself, so that the search calls no wrapper):
+    ``check_action``, then ``apply`` without a trace. A fight card's draw, the commonest chance
+    node, is checked and laid here directly (as ``_offered`` and ``apply_chance`` do it)."""
+    n = game.n
+    q = s.queue
+    if q:
+        if type(action) is int:
+            kind, _mode, p, _b = SPLIT[q[0]]
+            if kind == K_FIGHT:
+                k = action - A.CH_CARD0
+                if 0 <= k < NUM_KINDS and s.fdeck[k] > 0:
+                    w = Work(s)
+                    w.queue = q[1:]
+                    w.mut_fdeck()[k] -= 1
+                    after_draw(w, p, k)
+                    run(w, n)
+                    return w.freeze()
+        check_action(s, action, n)
+        w = Work(s)
+        apply_chance(w, action)
+    else:
+        if type(action) is not int or not 0 <= action < A.CH_PLAYER0:
+            check_action(s, action, n)
+        w = Work(s)
+        ph = w.phase
+        if ph == P_TURN:
+            turn(w, (w.initiator + 1 + w.pos) % n, action)
+        elif ph == P_FISTS:
+            w.mut_fists()[player] = action - A.FIST0
+        elif ph == P_BLOCK:
+            start_block(w, action, n)
+        elif ph in SEQ_PHASES:
+            apply_seq(w, (w.initiator + w.pos) % n, action, ph)
+        elif ph == P_PICK:
+            pick(w, action)
+        else:
+            card_choice(w, (w.initiator + 1 + w.pos) % n, action, ph)
+    run(w, n)
+    return w.freeze()
+
+
 # ---- the automatic steps ------------------------------------------------------------------
 def run(w: Work, n: int, trace: list | None = None) -> None:
     """Advances through everything automatic until a decision or chance node waits."""
@@ -624,6 +666,6 @@ def cleanup(w: Work, n: int) -> None:
 
 
 __all__ = [
-    "apply", "chance_outcomes", "check_action", "current_player", "explain_illegal", "legal_actions",
+    "apply", "chance_outcomes", "check_action", "current_player", "explain_illegal", "game_apply", "legal_actions",
     "max_game_length", "new_initial_state", "simultaneous_players",
 ]

@@ -150,7 +150,44 @@ def score_breakdown(s: Any, n: int) -> list[dict[str, int]]:
 
 
 def scores(s: Any, n: int) -> list[int]:
-    return [d["total"] for d in score_breakdown(s, n)]
+    """Returns each player's total respect: ``score_breakdown``'s totals, counted without its
+    dicts (the search asks at the end of every rollout; the tests compare the two)."""
+    g = s.goods
+    pc = s.pieces
+    gs = range(0, n * GSIZE, GSIZE)
+    tot = [g[o + RESPECT] + PER_CHIP * g[o + CHIPS] for o in gs]
+    for p, r in enumerate(fight_king([g[o + FP] for o in gs])):
+        tot[p] += r
+    _add_most(tot, [(g[o + DR] + g[o + OWE_DR], g[o + DR + 1], g[o + DR + 2]) for o in gs], _DRUG_SOLE, _DRUG_TIED)
+    _add_most(tot, [(pc[o + CELL] + pc[o + YARD] + pc[o + SOL] + pc[o + FIGHT],
+                     pc[o + CELL + 1] + pc[o + YARD + 1] + pc[o + SOL + 1] + pc[o + FIGHT + 1],
+                     pc[o + CELL + 2] + pc[o + YARD + 2] + pc[o + SOL + 2] + pc[o + FIGHT + 2])
+                    for o in range(0, n * PSIZE, PSIZE)], _CREW_SOLE, _CREW_TIED)
+    for values, award in (([g[o + COMM] for o in gs], MOST_COMMISSARY),
+                          ([g[o + SH] + g[o + SH + 1] + g[o + SH + 2] for o in gs], MOST_SHANKS)):
+        most = max(values)
+        if most and values.count(most) == 1:
+            tot[values.index(most)] += award
+    return tot
+
+
+def _add_most(tot: list[int], counts: list[tuple[int, int, int]], sole: tuple[int, ...], tied: tuple[int, ...]) -> None:
+    """Adds ``_most_per_category(counts, sole, tied)`` to ``tot``."""
+    for c in range(3):
+        col = [x[c] for x in counts]
+        most = max(col)
+        if most:
+            k = col.count(most)
+            r = sole[c] if k == 1 else tied[c]
+            for p, x in enumerate(col):
+                if x == most:
+                    tot[p] += r
+
+
+_DRUG_SOLE = tuple(DRUG_KING)
+_DRUG_TIED = tuple(v // 2 for v in DRUG_KING)
+_CREW_SOLE = (CREW_KING,) * 3
+_CREW_TIED = (CREW_KING_TIED,) * 3
 
 
 def winners(s: Any, n: int) -> tuple[int, ...]:

@@ -1,0 +1,112 @@
+"""San Quentin Kings: the hot paths written out for the search give what the plain code gives
+(issue 16 §1, speed; nothing here may change a decision).
+
+- End Game Scoring: ``scoring.scores`` counts each total without ``score_breakdown``'s dicts;
+  ``reference_scores`` (the totals of the breakdown, as ``scores`` read them before) is the reference.
+- The game's ``apply`` (``rules.game_apply``: the checks, then the step) gives the state
+  ``rules.apply`` gives, and rejects what ``check_action`` rejects, leaving the state unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import seeded_positions
+import sqk_reference_bot as ref
+
+import kingmaker
+from kingmaker.core.api import CHANCE, TERMINAL
+from kingmaker.core.errors import InvalidActionError
+from kingmaker.core.match import sample_chance
+from kingmaker.games.san_quentin_kings import actions as A
+from kingmaker.games.san_quentin_kings import rules, scoring
+
+
+def reference_scores(s, n: int) -> list[int]:
+    """End Game Scoring's totals as ``scores`` computed them before: from ``score_breakdown``."""
+    return [d["total"] for d in scoring.score_breakdown(s, n)]
+
+
+def _states(g, seed: int, games: int):
+    """Every state of seeded games (mostly heuristic moves, some random), chance nodes and the end included."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        s = g.new_initial_state()
+        while True:
+            yield s
+            cp = g.current_player(s)
+            if cp == TERMINAL:
+                break
+            if cp == CHANCE:
+                s = g.apply(s, sample_chance(g.chance_outcomes(s), rng))
+                continue
+            p = cp if cp >= 0 else g.acting_players(s)[0]
+            legal = g.legal_actions(s, p)
+            a = ref.heuristic_action(g, s, p, random.Random(rng.random())) if rng.random() < 0.7 else rng.choice(legal)
+            s = g.apply(s, a, p)
+
+
+@pytest.mark.parametrize("players, options", [(3, {}), (4, {"guards": 10}), (5, {"guards": 6})])
+def test_scores_match_the_breakdown_totals(players, options):
+    """End Game Scoring: the fast totals equal the breakdown's on every state of seeded games."""
+    g = kingmaker.make("san-quentin-kings", players, **options)
+    ends = 0
+    for s in _states(g, 7 + players, 8):
+        assert scoring.scores(s, players) == reference_scores(s, players)
+        ends += g.is_terminal(s)
+    assert ends == 8
+
+
+def test_scores_match_on_crafted_ties():
+    """End Game Scoring: ties for Fight King, Drug King, Crew King, most commissary and most
+    shanks (every tie rule) on goods and pieces drawn at random, small so that ties are common."""
+    g = kingmaker.make("san-quentin-kings", 4)
+    s0 = g.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(3000):
+        goods = tuple(rng.randrange(3) for _ in s0.goods)
+        pieces = tuple(rng.randrange(3) for _ in s0.pieces)
+        s = g.State(**{**{f: getattr(s0, f) for f in s0.__slots__}, "goods": goods, "pieces": pieces})
+        assert scoring.scores(s, 4) == reference_scores(s, 4)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_game_apply_is_rules_apply(players):
+    """Sequence of Play: the game's apply gives the state the rules' apply gives, at every
+    decision and chance node of seeded games (every fight draw among them)."""
+    g = kingmaker.make("san-quentin-kings", players)
+    rng = random.Random(11)
+    for s, p in seeded_positions.positions(g, 5, 4, ref.heuristic_action, 0.8):
+        a = ref.heuristic_action(g, s, p, rng)
+        assert g.apply(s, a, p) == rules.apply(s, a, p, players)
+    checked = 0
+    for s in _states(g, 9, 3):
+        if s.queue:
+            for a, _pr in g.chance_outcomes(s):
+                assert g.apply(s, a) == rules.apply(s, a, None, players)
+                checked += 1
+    assert checked > 100
+
+
+def test_game_apply_rejects_what_check_action_rejects():
+    """Chance nodes (a fight card's draw among them) and decisions: an outcome not offered, or
+    not an int, raises InvalidActionError and leaves the state unchanged."""
+    g = kingmaker.make("san-quentin-kings", 3)
+    fight_draws = 0
+    for s in _states(g, 21, 2):
+        if not s.queue:
+            for bad in (-1, A.CH_PLAYER0, "x", 2.0):
+                before = hash(s)
+                with pytest.raises(InvalidActionError):
+                    g.apply(s, bad, g.current_player(s))
+                assert hash(s) == before
+            continue
+        offered = {a for a, _pr in g.chance_outcomes(s)}
+        for bad in [a for a in range(A.CH_PLAYER0, A.NUM_ACTIONS) if a not in offered][:12] + ["x", -5]:
+            with pytest.raises(InvalidActionError):
+                rules.check_action(s, bad, 3)
+            with pytest.raises(InvalidActionError):
+                g.apply(s, bad)
+        fight_draws += rules.SPLIT[s.queue[0]][0] == rules.K_FIGHT
+    assert fight_draws > 10
