@@ -3,6 +3,8 @@
 
 - End Game Scoring: ``scoring.scores`` counts each total without ``score_breakdown``'s dicts;
   ``reference_scores`` (the totals of the breakdown, as ``scores`` read them before) is the reference.
+- The one-turn-each blocks (Gym, Cafeteria, Guard Influence, the Drug block's payment):
+  ``blocks.seq_choice`` says whether a player has a choice as ``len(seq_options(...)) > 1`` does.
 - The game's ``apply`` (``rules.game_apply``: the checks, then the step) gives the state
   ``rules.apply`` gives, and rejects what ``check_action`` rejects, leaving the state unchanged.
 """
@@ -20,7 +22,8 @@ from kingmaker.core.api import CHANCE, TERMINAL
 from kingmaker.core.errors import InvalidActionError
 from kingmaker.core.match import sample_chance
 from kingmaker.games.san_quentin_kings import actions as A
-from kingmaker.games.san_quentin_kings import rules, scoring
+from kingmaker.games.san_quentin_kings import blocks, rules, scoring
+from kingmaker.games.san_quentin_kings.state import P_CAFE, P_DRUGPAY, P_GUARD, P_GYM
 
 
 def reference_scores(s, n: int) -> list[int]:
@@ -110,3 +113,36 @@ def test_game_apply_rejects_what_check_action_rejects():
                 g.apply(s, bad)
         fight_draws += rules.SPLIT[s.queue[0]][0] == rules.K_FIGHT
     assert fight_draws > 10
+
+
+@pytest.mark.parametrize("players, options", [(3, {}), (4, {"guards": 6})])
+def test_game_chance_outcomes_are_the_rules(players, options):
+    """Every random event (the fight deck's draws among them): the game's chance outcomes are the
+    rules' list, the same actions with the same probabilities in the same order; away from a
+    chance node the base class's error."""
+    g = kingmaker.make("san-quentin-kings", players, **options)
+    chance = decisions = 0
+    for s in _states(g, 13, 4):
+        if s.queue:
+            assert g.chance_outcomes(s) == rules.chance_outcomes(s, players)
+            chance += 1
+        elif not g.is_terminal(s) and decisions < 50:
+            with pytest.raises(kingmaker.core.errors.IllegalActionError):
+                g.chance_outcomes(s)
+            decisions += 1
+    assert chance > 200
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_seq_choice_is_more_than_one_option(players):
+    """Gym, Cafeteria, Guard Influence and the drug payment: on every state of seeded games, for
+    every player and each of the four phases, ``seq_choice`` is ``len(seq_options) > 1``."""
+    g = kingmaker.make("san-quentin-kings", players)
+    seen = {True: 0, False: 0}
+    for s in _states(g, 17 + players, 3):
+        for p in range(players):
+            for ph in (P_GYM, P_CAFE, P_GUARD, P_DRUGPAY):
+                want = len(blocks.seq_options(s, p, ph)) > 1
+                assert blocks.seq_choice(s, p, ph) is want
+                seen[want] += 1
+    assert min(seen.values()) > 100

@@ -93,6 +93,10 @@ def blocks_left(s: Any) -> list[int]:
 
 
 def gym_actions(s: Any, p: int) -> list[int]:
+    return list(_gym_options(s, p))
+
+
+def _gym_options(s: Any, p: int) -> tuple[int, ...]:
     pc = s.pieces
     o = p * PSIZE
     key = (pc[o + CELL], pc[o + CELL + 1], pc[o + CELL + 2], pc[o + COURT], pc[o + COURT + 1])
@@ -103,7 +107,7 @@ def gym_actions(s: Any, p: int) -> list[int]:
             A.gym(t, sc, c) for t, sc, c in GYM_OPTIONS
             if c <= cc and sc <= cs and t <= ct and sc <= court_c and t <= court_s + sc
         )
-    return list(out)
+    return out
 
 
 # The gym and guard options by the counts that decide them (filled as they are met: a few hundred).
@@ -130,6 +134,11 @@ def cafe_actions(s: Any, p: int) -> list[int]:
 def guard_actions(s: Any, p: int) -> list[int]:
     if not s.supply[SCHIPS]:
         return [A.CHIP_DONE]
+    return list(_guard_options(s, p))
+
+
+def _guard_options(s: Any, p: int) -> tuple[int, ...]:
+    """``guard_actions`` while the supply has chips (a shared tuple)."""
     g = s.goods
     o = p * GSIZE
     have = (*g[o : o + 6], g[o + COMM])
@@ -141,7 +150,7 @@ def guard_actions(s: Any, p: int) -> list[int]:
             *(A.CHIP0 + i * 7 + j for i, j in PAIRS if (have[i] >= 2 if i == j else have[i] and have[j])),
             A.CHIP_DONE,
         )
-    return list(out)
+    return out
 
 
 def pay_actions(s: Any, p: int) -> list[int]:
@@ -165,6 +174,32 @@ def seq_options(s: Any, p: int, ph: int) -> list[int]:
     if ph == P_GUARD:
         return guard_actions(s, p)
     return pay_actions(s, p)
+
+
+def seq_choice(s: Any, p: int, ph: int) -> bool:
+    """Returns ``len(seq_options(s, p, ph)) > 1`` (whether p has a choice to make), without the list."""
+    if ph == P_GYM:
+        return len(_gym_options(s, p)) > 1
+    if ph == P_CAFE:
+        if not s.goods[p * GSIZE + COMM]:
+            return False
+        m = s.market
+        if m[M_SHANK] or m[M_SHANK + 1] or m[M_SHANK + 2] or m[M_DRUG] or m[M_DRUG + 1] or m[M_DRUG + 2]:
+            return True
+        if m[M_R2] or m[M_R1]:
+            return True
+        o = p * PSIZE + COURT
+        pc = s.pieces
+        return bool(m[M_BUS] and pc[o] or m[M_BUS + 1] and pc[o + 1] or m[M_BUS + 2] and pc[o + 2])
+    if ph == P_GUARD:
+        return bool(s.supply[SCHIPS]) and len(_guard_options(s, p)) > 1
+    o = p * PSIZE
+    pc = s.pieces
+    if not (pc[o] or pc[o + 1] or pc[o + 2]):
+        return False
+    g = s.goods
+    q = p * GSIZE
+    return bool(g[q + COMM] or g[q + SH] or g[q + SH + 1] or g[q + SH + 2])
 
 
 # ---- carrying them out ---------------------------------------------------------------------

@@ -99,10 +99,7 @@ class SanQuentinKings(Game):
     def simultaneous_players(self, s: State) -> tuple[int, ...]:
         return rules.simultaneous_players(s)
 
-    def chance_outcomes(self, s: State) -> list[tuple[int, float]]:
-        if not s.queue:
-            return super().chance_outcomes(s)
-        return rules.chance_outcomes(s, self.n)
+    chance_outcomes = rules.game_chance_outcomes  # rules.chance_outcomes, written out there
 
     def legal_actions(self, s: State, player: int | None = None) -> list[int]:
         return rules.legal_actions(s, player, self.n)

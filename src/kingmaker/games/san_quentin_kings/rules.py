@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.api import CHANCE, SIMULTANEOUS, TERMINAL
+from ...core.api import CHANCE, SIMULTANEOUS, TERMINAL, Game
 from ...core.errors import InvalidActionError
 from . import actions as A
-from .blocks import apply_seq, blocks_left, seq_options, start_block
+from .blocks import apply_seq, blocks_left, seq_choice, seq_options, start_block
 from .data import (
     ACTIVE_PER_TYPE,
     ALL_BLOCKS,
@@ -188,6 +188,19 @@ def simultaneous_players(s: State) -> tuple[int, ...]:
 
 
 # ---- chance -------------------------------------------------------------------------------
+def game_chance_outcomes(game: Any, s: State) -> list[tuple[int, float]]:
+    """``SanQuentinKings.chance_outcomes`` (the game's method itself, so that the search calls no
+    wrapper): ``chance_outcomes``, and the base class's error away from a chance node."""
+    q = s.queue
+    if not q:
+        return Game.chance_outcomes(game, s)
+    if SPLIT[q[0]][0] == K_FIGHT:
+        counts = s.fdeck
+        total = sum(counts)
+        return [(o, c / total) for o, c in zip(_CARD_OUTCOMES, counts) if c]
+    return chance_outcomes(s, game.n)
+
+
 def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
     """Returns the outcomes of the first task in the queue (a fresh list; the outcomes of a shank
     deck, drug pile or hand are computed once per content and kept in ``_OUTCOMES``; the fight
@@ -563,7 +576,7 @@ def run(w: Work, n: int, trace: list | None = None) -> None:
                     w.phase = P_CLEANUP
                 continue
             p = (w.initiator + w.pos) % n
-            if len(seq_options(w, p, ph)) > 1:
+            if seq_choice(w, p, ph):  # len(seq_options(w, p, ph)) > 1
                 return
             w.pos += 1
             continue
@@ -666,6 +679,7 @@ def cleanup(w: Work, n: int) -> None:
 
 
 __all__ = [
-    "apply", "chance_outcomes", "check_action", "current_player", "explain_illegal", "game_apply", "legal_actions",
+    "apply", "chance_outcomes", "check_action", "current_player", "explain_illegal", "game_apply",
+    "game_chance_outcomes", "legal_actions",
     "max_game_length", "new_initial_state", "simultaneous_players",
 ]

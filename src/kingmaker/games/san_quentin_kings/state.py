@@ -135,7 +135,7 @@ FIGHT_PHASES = frozenset((P_TURN, P_DRAWN, P_TOSOL, P_PAROLE, P_VIC_DRUG, P_VIC_
 SEQ_PHASES = frozenset((P_GYM, P_CAFE, P_GUARD, P_DRUGPAY))
 
 
-class Work:
+class Work(State):
     """A mutable working copy of a state, used inside ``rules.apply`` only.
 
     It starts sharing the state's tuples (copy on write): code that changes a
@@ -143,13 +143,16 @@ class Work:
     ``w.mut_goods()[i] += 1``; a list taken so is this copy's own), or rebinds the
     field to a new value. ``freeze`` turns the lists back into tuples. A field read
     through a name bound before a ``mut_`` call may be stale: bind such names after it.
+
+    It is a subclass of ``State`` that adds no slot and allows assignment (``object``'s own
+    ``__setattr__``, so that stores stay plain slot stores): turning it into a ``State``
+    (``freeze``) then changes its class to its base, which Python checks faster than
+    between two unrelated classes with the same slots.
     """
 
-    __slots__ = (
-        "phase", "year", "initiator", "used", "block", "pos", "rnd", "need", "flags", "pending",
-        "pieces", "goods", "supply", "fdeck", "fdisc", "cards", "bribed", "fists", "inflight",
-        "passed", "market", "ranking", "queue", "known",
-    )
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
     def __init__(self, s: State) -> None:
         self.phase = s.phase
@@ -247,7 +250,7 @@ class Work:
 
     def freeze(self) -> State:
         """Turns this working copy into the State itself (no new object): its lists become tuples
-        and its class becomes ``State``, whose slots are the same names in the same order."""
+        and its class becomes its base ``State`` (it adds no slot)."""
         if type(self.pieces) is list:
             self.pieces = tuple(self.pieces)
         if type(self.goods) is list:
@@ -272,5 +275,5 @@ class Work:
         return self  # type: ignore[return-value]
 
 
-if Work.__slots__ != State.__slots__:  # freeze() relies on the two classes having one slot layout
-    raise TypeError("Work and State must have the same slots in the same order")
+if Work.__slots__ or Work.__basicsize__ != State.__basicsize__:  # freeze() changes the class to State
+    raise TypeError("Work must add nothing to State's slots")
