@@ -5,6 +5,8 @@
   ``reference_scores`` (the totals of the breakdown, as ``scores`` read them before) is the reference.
 - The one-turn-each blocks (Gym, Cafeteria, Guard Influence, the Drug block's payment):
   ``blocks.seq_choice`` says whether a player has a choice as ``len(seq_options(...)) > 1`` does.
+- Bribe Chip Actions: the bot's fighting turn shuffles its piece bribes with ``Random.shuffle``
+  written out (for ``random.Random`` streams): the same order and the same draws as the method.
 - The game's ``apply`` (``rules.game_apply``: the checks, then the step) gives the state
   ``rules.apply`` gives, and rejects what ``check_action`` rejects, leaving the state unchanged.
 """
@@ -22,7 +24,7 @@ from kingmaker.core.api import CHANCE, TERMINAL
 from kingmaker.core.errors import InvalidActionError
 from kingmaker.core.match import sample_chance
 from kingmaker.games.san_quentin_kings import actions as A
-from kingmaker.games.san_quentin_kings import blocks, rules, scoring
+from kingmaker.games.san_quentin_kings import blocks, bot, rules, scoring
 from kingmaker.games.san_quentin_kings.state import P_CAFE, P_DRUGPAY, P_GUARD, P_GYM
 
 
@@ -146,3 +148,21 @@ def test_seq_choice_is_more_than_one_option(players):
                 assert blocks.seq_choice(s, p, ph) is want
                 seen[want] += 1
     assert min(seen.values()) > 100
+
+
+class _OwnRandom(random.Random):
+    """A stream the bot does not recognise as ``random.Random``: it calls ``shuffle`` itself."""
+
+
+def test_written_out_shuffle_is_random_shuffle():
+    """Bribe Chip Actions (the bot's bribe tries): the bot's choice and what it leaves of the stream
+    are the same with the written-out shuffle (``random.Random``) and with ``Random.shuffle``."""
+    assert bot._SHUFFLE_OK
+    g = kingmaker.make("san-quentin-kings", 4)
+    tries = 0
+    for k, (s, p) in enumerate(seeded_positions.positions(g, 41, 6, ref.heuristic_action, 0.8)):
+        r1, r2 = random.Random(k), _OwnRandom(k)
+        assert bot.heuristic_action(g, s, p, r1) == bot.heuristic_action(g, s, p, r2), k
+        assert r1.getstate() == r2.getstate()
+        tries += r1.getstate() != random.Random(k).getstate()
+    assert tries > 50

@@ -339,7 +339,17 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
         place = _place_in(keys, p)
         if place > 0:
             options = [] if s.flags & F_BRIBED else piece_bribes(s, p, n)
-            rng.shuffle(options)
+            if type(rng) is random.Random and _SHUFFLE_OK:  # rng.shuffle(options), written out
+                bits = rng.getrandbits
+                for i in range(len(options) - 1, 0, -1):
+                    m = i + 1
+                    k = m.bit_length()
+                    j = bits(k)
+                    while j >= m:
+                        j = bits(k)
+                    options[i], options[j] = options[j], options[i]
+            else:
+                rng.shuffle(options)
             if options:
                 if (need > 0 and (h0 or h1 or h2 or sum(s.fdeck) + sum(s.fdisc) > 0)) or _fight_goes_on(s, p, n):
                     a = _winning_bribe(s, p, n, options, keys, (a0, a1, a2))
@@ -383,6 +393,30 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
         return A.SHANK0 + 2
     return A.END_TURN
 
+
+def _shuffle_check() -> bool:
+    """Whether ``_turn``'s written-out shuffle is ``random.Random.shuffle`` on this Python (the same
+    draws, the same order): ``Random.shuffle`` draws ``_randbelow(i + 1)`` for i from the end by
+    ``getrandbits(k)`` until below, as checked here on seeded streams."""
+    for seed in range(20):
+        for size in range(20):
+            r1, r2 = random.Random(seed), random.Random(seed)
+            x1, x2 = list(range(size)), list(range(size))
+            r1.shuffle(x1)
+            bits = r2.getrandbits
+            for i in range(size - 1, 0, -1):
+                m = i + 1
+                k = m.bit_length()
+                j = bits(k)
+                while j >= m:
+                    j = bits(k)
+                x2[i], x2[j] = x2[j], x2[i]
+            if x1 != x2 or r1.getstate() != r2.getstate():
+                return False
+    return True
+
+
+_SHUFFLE_OK = _shuffle_check()
 
 # (kind, type, value) of the fight cards that add strength to a type
 _TYPED_CARDS = tuple((k, CARD_TYPE[k], CARD_VALUE[k]) for k in range(NUM_KINDS) if CARD_TYPE[k] >= 0)

@@ -58,15 +58,17 @@ from .tasks import BATCH, K_DRUG, K_SHANK, task
 
 def deliver(w: Work, n: int) -> None:
     """Owed goods arrive when the supply has them, from the initiator clockwise."""
-    sup = w.supply
-    shanks = sum(sup[SDECK : SDECK + 6])
-    drugs = sum(sup[DPILE : DPILE + 6])
+    shanks = -1  # the shank cards and drug chips in the supply, counted when someone is owed
     for i in range(n):
         p = (w.initiator + i) % n
         o = p * GSIZE
         g = w.goods
         if not (g[o + OWE_SH] or g[o + OWE_COMM] or g[o + OWE_DR]):
             continue  # owed nothing: nothing to hand out
+        if shanks < 0:
+            sup = w.supply
+            shanks = sum(sup[SDECK : SDECK + 6])
+            drugs = sum(sup[DPILE : DPILE + 6])
         give_commissary(w, p)
         g = w.goods  # read after give_commissary, which may replace it with its list
         k = min(g[o + OWE_SH], shanks)
