@@ -7,6 +7,8 @@
   ``blocks.seq_choice`` says whether a player has a choice as ``len(seq_options(...)) > 1`` does.
 - Bribe Chip Actions: the bot's fighting turn shuffles its piece bribes with ``Random.shuffle``
   written out (for ``random.Random`` streams): the same order and the same draws as the method.
+- Scoring Fight (SQK-6) as the bot reads it: ``bot._is_first`` (p's key against the others' until
+  one beats it) is ``_place_in(_keys(s, n), p) == 0``.
 - The game's ``apply`` (``rules.game_apply``: the checks, then the step) gives the state
   ``rules.apply`` gives, and rejects what ``check_action`` rejects, leaving the state unchanged.
 """
@@ -166,3 +168,22 @@ def test_written_out_shuffle_is_random_shuffle():
         assert r1.getstate() == r2.getstate()
         tries += r1.getstate() != random.Random(k).getstate()
     assert tries > 50
+
+
+@pytest.mark.parametrize("players, options", [(3, {}), (4, {"guards": 10}), (5, {})])
+def test_is_first_is_place_zero(players, options):
+    """Scoring Fight (ruling SQK-6: strength, the block's tie-breaker, then initiating order): in every
+    fight of seeded games, for every player, ``_is_first`` says whether their place is 0, bribed
+    pieces counted, unplaced players included."""
+    g = kingmaker.make("san-quentin-kings", players, **options)
+    seen = {True: 0, False: 0}
+    bribed = 0
+    for s in _states(g, 29 + players, 5):
+        if s.inflight and not s.queue:
+            keys = bot._keys(s, players)
+            for p in range(players):
+                want = bot._place_in(keys, p) == 0
+                assert bot._is_first(s, p, players) is want
+                seen[want] += 1
+            bribed += bool(s.bribed)
+    assert min(seen.values()) > 100 and bribed > 10

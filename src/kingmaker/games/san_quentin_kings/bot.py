@@ -127,6 +127,29 @@ def _place_in(keys: list[int], player: int) -> int:
     return place
 
 
+def _is_first(s: State, p: int, n: int) -> bool:
+    """``_place_in(_keys(s, n), p) == 0``: no other player's key beats p's. The keys are those of
+    ``fight.place_keys`` (``block_place_key``), p's first, then the others' until one beats it."""
+    pieces, bribed, inflight, ini, block, cards = s.pieces, s.bribed, s.inflight, s.initiator, s.block, s.cards
+    mine = -1
+    q = p
+    for _ in range(n):
+        if inflight >> q & 1:
+            if bribed:
+                a0, a1, a2 = fight_counts(pieces, bribed, q)
+            else:
+                f = q * PSIZE + FIGHT
+                a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
+            if a0 or a1 or a2:
+                k = block_place_key(a0, a1, a2, cards[q], block, n - 1 - (q - ini) % n)
+                if q == p:
+                    mine = k
+                elif k > mine:
+                    return False
+        q = q + 1 if q + 1 < n else 0
+    return True
+
+
 def _fight_goes_on(s: State, p: int, n: int) -> bool:
     """Whether the fight in ``s`` goes on to another fighting turn once p's turn ends (``rules.run``):
     a round follows, or a player after p in this round is still in the fight and has not passed."""
@@ -265,22 +288,23 @@ def _choose_block(game: SanQuentinKings, s: State, p: int, legal: list[int], rng
     pc = s.pieces
     o = p * PSIZE + CELL
     cell0 = pc[o]
-    mine = max(pc[o : o + 3])
-    others = max([max(pc[q * PSIZE + CELL : q * PSIZE + CELL + 3]) for q in range(n) if q != p])
+    mine = max(pc[o], pc[o + 1], pc[o + 2])
+    others = -1  # the greatest count of one type in another player's cell
+    for o in range(CELL, n * PSIZE, PSIZE):
+        if o != p * PSIZE + CELL:
+            others = max(others, pc[o], pc[o + 1], pc[o + 2])
     g = s.goods
     o = p * GSIZE
-    goods = sum(g[o : o + 6]) + g[o + COMM]
+    # each kind of block's value before its random part (the same arithmetic, done once)
+    fight = 2.0 + (mine - others) * 0.8
+    gym = min(cell0, 3) * 0.9 + 0.2
+    cafe = 1.8 if g[o + COMM] else 0.1
+    guard = 1.2 if g[o] + g[o + 1] + g[o + 2] + g[o + 3] + g[o + 4] + g[o + 5] + g[o + COMM] >= 4 and s.supply[13] else 0.0
+    random = rng.random
     best, best_v = legal[0], -1e9
     for b in legal:
-        if IS_FIGHT[b]:
-            v = 2.0 + (mine - others) * 0.8
-        elif b == 4:  # gym
-            v = min(cell0, 3) * 0.9 + 0.2
-        elif b == 5:  # cafeteria
-            v = 1.8 if g[o + COMM] else 0.1
-        else:  # guard influence
-            v = 1.2 if goods >= 4 and s.supply[13] else 0.0
-        v += rng.random() * 0.3
+        v = fight if IS_FIGHT[b] else gym if b == 4 else cafe if b == 5 else guard
+        v += random() * 0.3
         if v > best_v:
             best, best_v = b, v
     return best
@@ -368,9 +392,7 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
     if size or sum(s.fdisc):  # fight.can_draw
         if committed:
             return A.DRAW
-        if place < 0:
-            place = _place_in(_keys(s, game.n), p)
-        if place != 0:
+        if place != 0 if place >= 0 else not _is_first(s, p, game.n):  # place != 0
             return A.DRAW
         if s.rnd < 2:  # then the draw's risk decides
             if size:
@@ -520,8 +542,15 @@ def _pick(game: SanQuentinKings, s: State, p: int, legal: list[int]) -> int:
     best, best_v = legal[0], (-1, 0)
     for a in legal:  # the first of the greatest values, as max() gives
         t = a - A.PICK0
-        totals = [pc[o] + pc[o + YARD] + pc[o + SOL] + pc[o + FIGHT] for o in range(CELL + t, n * PSIZE, PSIZE)]
-        gap = max(x for q, x in enumerate(totals) if q != p) - totals[p]
+        mine = 0
+        others = None  # the most of type t in play for another player
+        for q, o in enumerate(range(CELL + t, n * PSIZE, PSIZE)):
+            x = pc[o] + pc[o + YARD] + pc[o + SOL] + pc[o + FIGHT]
+            if q == p:
+                mine = x
+            elif others is None or x > others:
+                others = x
+        gap = others - mine
         v = (1 if 0 <= gap <= 1 else 0, -t)
         if v > best_v:
             best, best_v = a, v
