@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -70,6 +70,7 @@ __all__ = [
 
 
 ROLLOUTS = ("random", "heuristic", "mixed", "auto")
+GOALS = ("returns", "win")
 # "auto" rolls out with the heuristic unless a heuristic decision costs more than this much
 # CPU time on average over a probe rollout (then too few rollouts would fit in a second);
 # the probe stops after this share of the time budget.
@@ -118,6 +119,12 @@ class SearchConfig:
         depth: cut rollouts short with the game's ``evaluate``: after this many
             rollout decisions, the first state the game can judge ends the rollout
             and its estimate is backed up (None: always roll out to the end).
+        goal: what a search backs up. ``returns``: the game's returns (Kingpins and
+            San Quentin Kings pay every place, so a second place counts for
+            something); ``win``: a share of the win, 1/k to each of the k players
+            with the greatest return, 0 to the others (where a rollout is cut short,
+            the game's ``bot.win_chances`` estimate when it has one, else its
+            ``evaluate``). With two players, or win-or-lose returns, the two agree.
         workers: root-parallel searches, each with the whole budget and its own random
             stream (seeded from the agent's), merged at the root by summing the visit
             counts; they run in forked processes where the platform allows it, one after
@@ -135,6 +142,7 @@ class SearchConfig:
     opponents: str = "public"
     depth: int | None = None
     workers: int = 1
+    goal: str = "returns"
 
     def __post_init__(self) -> None:
         check_budget(self.iterations, self.seconds, "an IS-MCTS budget")
@@ -147,6 +155,8 @@ class SearchConfig:
             raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
         if self.opponents not in ("public", "own"):
             raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
+        if self.goal not in GOALS:
+            raise GameError(f"goal {self.goal!r} is not known; use {' or '.join(GOALS)}", allowed=list(GOALS))
         if self.workers < 1:
             raise GameError(f"workers must be at least 1, not {self.workers}")
         if self.prior not in ("none", "heuristic", "puct", "auto"):
@@ -180,6 +190,7 @@ _FIELDS = {
     "opponents": str,
     "depth": int,
     "workers": int,
+    "goal": str,
 }
 # Settings that "none" clears.
 _OPTIONAL = ("iterations", "seconds", "depth")
@@ -373,7 +384,8 @@ class ISMCTSAgent:
         # The hot functions, looked up once (the bot's and views' own functions where the
         # game delegates to them, so that no call goes through the Game's forwarding method).
         heuristic = bound_heuristic(game)
-        evaluate = bound_evaluate(game)
+        win = cfg.goal == "win" and not info.cooperative
+        evaluate = bound_evaluate(game, win)
         if evaluate is None:  # the game judges no state: every rollout runs to the end
             cut = None
         direct = heuristic if rollout == "heuristic" else None  # the rollout policy, called directly
@@ -487,7 +499,10 @@ class ISMCTSAgent:
             if est is not None:
                 r = [(x - lo) * scale for x in est]
             elif terminal:
-                r = [(x - lo) * scale for x in game.returns(s)]
+                if win:
+                    r = win_shares(game.returns(s))
+                else:
+                    r = [(x - lo) * scale for x in game.returns(s)]
                 if survival > 0.0:
                     team = sum(r) / n
                     if team < 1.0:
@@ -530,8 +545,22 @@ def bound_heuristic(game: Game) -> Callable[[Any, int, random.Random], int]:
     return _delegated(game, "heuristic_action", game.bot, "heuristic_action") or game.heuristic_action
 
 
-def bound_evaluate(game: Game) -> Callable[[Any], tuple[float, ...] | None] | None:
-    """Returns ``game.evaluate`` as the fastest callable, or None when the game judges no state."""
+def win_shares(returns: Sequence[float]) -> list[float]:
+    """Returns each player's share of the win: 1/k to each of the k greatest returns, else 0."""
+    top = max(returns)
+    k = sum(1 for x in returns if x == top)
+    return [1.0 / k if x == top else 0.0 for x in returns]
+
+
+def bound_evaluate(game: Game, win: bool = False) -> Callable[[Any], tuple[float, ...] | None] | None:
+    """Returns ``game.evaluate`` as the fastest callable, or None when the game judges no state.
+
+    With ``win`` (the ``win`` goal), the game's ``bot.win_chances(game, s)`` when it has
+    one: each player's chance of winning, in the game's return units (lo to hi)."""
+    if win:
+        fn = getattr(game.bot, "win_chances", None)
+        if fn is not None:
+            return partial(fn, game)
     if "evaluate" not in vars(game) and type(game).evaluate is Game.evaluate:
         fn = getattr(game.bot, "evaluate_state", None)
         return None if fn is None else partial(fn, game)

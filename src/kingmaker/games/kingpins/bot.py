@@ -348,3 +348,31 @@ def evaluate_state(game: Kingpins, s: State) -> tuple[float, ...] | None:
     if s.phase != DEAL or s.deal != 0 or not s.history:  # asked at every rollout step: the common answer first
         return None
     return standings_value(game, s)
+
+
+def win_chances(game: Kingpins, s: State) -> tuple[float, ...] | None:
+    """Each player's chance of winning the game from the totals between two rounds (the
+    search's ``win`` goal; None elsewhere, as ``standings_value``).
+
+    A player wins by finishing below every rival: the product over the rivals of the
+    pairwise chances of ``standings_value`` (taken as independent), the products then
+    scaled to sum to 1. With two players it is ``standings_value`` itself.
+    """
+    if s.phase != DEAL or s.deal != 0 or not s.history:
+        return None
+    n = game.num_players
+    spread = ROUND_SPREAD[n] * math.sqrt(2.0 * (ROUNDS - s.round))
+    totals = s.totals
+    erf = math.erf
+    out = []
+    for i in range(n):
+        v = 1.0
+        ti = totals[i]
+        for j in range(n):
+            if j != i:
+                v *= 0.5 * (1.0 + erf((totals[j] - ti) / spread))
+        out.append(v)
+    total = sum(out)
+    if total <= 0.0:
+        return standings_value(game, s)
+    return tuple(v / total for v in out)
