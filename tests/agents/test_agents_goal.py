@@ -1,8 +1,8 @@
 """The search's ``goal``: back up the game's returns, or a share of the win.
 
 The rulebooks name one winner (Kingpins: "the player with the lowest total
-score is the winner"), while Kingpins and San Quentin Kings return every place
-(a second place pays 2/3 at four players). ``goal=win`` makes the search play
+score is the winner"), while Kingpins' returns pay every place (a second place
+pays 2/3 at four players). ``goal=win`` makes the search play
 for the win alone; with two players the two goals agree.
 """
 

@@ -119,9 +119,8 @@ class SearchConfig:
         depth: cut rollouts short with the game's ``evaluate``: after this many
             rollout decisions, the first state the game can judge ends the rollout
             and its estimate is backed up (None: always roll out to the end).
-        goal: what a search backs up. ``returns``: the game's returns (Kingpins and
-            San Quentin Kings pay every place, so a second place counts for
-            something); ``win``: a share of the win, 1/k to each of the k players
+        goal: what a search backs up. ``returns``: the game's returns (Kingpins
+            pays every place, so a second place counts for something); ``win``: a share of the win, 1/k to each of the k players
             with the greatest return, 0 to the others (where a rollout is cut short,
             the game's ``bot.win_chances`` estimate when it has one, else its
             ``evaluate``). With two players, or win-or-lose returns, the two agree.
