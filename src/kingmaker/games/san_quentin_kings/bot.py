@@ -37,6 +37,7 @@ from .data import (
     ROUND_CARDS,
 )
 from .fight import (
+    _key_memo,
     block_place_key,
     card_strength,
     fight_counts,
@@ -129,8 +130,10 @@ def _place_in(keys: list[int], player: int) -> int:
 
 def _is_first(s: State, p: int, n: int) -> bool:
     """``_place_in(_keys(s, n), p) == 0``: no other player's key beats p's. The keys are those of
-    ``fight.place_keys`` (``block_place_key``), p's first, then the others' until one beats it."""
+    ``fight.place_keys`` (``block_place_key``, its memo read first), p's first, then the others'
+    until one beats it."""
     pieces, bribed, inflight, ini, block, cards = s.pieces, s.bribed, s.inflight, s.initiator, s.block, s.cards
+    memo = _key_memo  # block_place_key's memo, read here first
     mine = -1
     q = p
     for _ in range(n):
@@ -141,7 +144,10 @@ def _is_first(s: State, p: int, n: int) -> bool:
                 f = q * PSIZE + FIGHT
                 a0, a1, a2 = pieces[f], pieces[f + 1], pieces[f + 2]
             if a0 or a1 or a2:
-                k = block_place_key(a0, a1, a2, cards[q], block, n - 1 - (q - ini) % n)
+                last = n - 1 - (q - ini) % n
+                k = memo.get((a0, a1, a2, cards[q], block, last))
+                if k is None:
+                    k = block_place_key(a0, a1, a2, cards[q], block, last)
                 if q == p:
                     mine = k
                 elif k > mine:

@@ -619,18 +619,20 @@ def cleanup(w: Work, n: int) -> None:
     """Collect and Clean: pieces to the yard, cards to their discards, the Grave's reshuffle;
     owed goods; the initiator disc moves on; after the seventh block the end of the year."""
     pc = w.pieces  # a list once something moves (the fields stay tuples when nothing does)
-    for p in range(n):
+    sup = None  # the supply and fight discards as lists, once a card goes back
+    for p, cp in enumerate(w.cards):
         f = p * PSIZE + FIGHT
         if pc[f] or pc[f + 1] or pc[f + 2]:
             pc = w.mut_pieces()
             y = p * PSIZE + YARD
-            for t in range(3):
-                pc[y + t] += pc[f + t]
-                pc[f + t] = 0
-        cp = w.cards[p]
+            pc[y] += pc[f]
+            pc[y + 1] += pc[f + 1]
+            pc[y + 2] += pc[f + 2]
+            pc[f] = pc[f + 1] = pc[f + 2] = 0
         if cp:
-            sup = w.mut_supply()
-            fdisc = w.mut_fdisc()
+            if sup is None:
+                sup = w.mut_supply()
+                fdisc = w.mut_fdisc()
             for code in cp:
                 if code >= SHANK_CODE0:
                     sup[SDISC + code - SHANK_CODE0] += 1
