@@ -195,3 +195,56 @@ def ref_sample(g, s, player, rng):
     unseen = from_kinds(pool[i:])
     return State(s.phase, s.round, s.current, s.deal, tuple(hands), unseen, s.stacks, s.discards,
                  s.played, s.passes, s.no_draw, s.totals, s.history, s.last_hands)
+
+
+def ref_kinds(mask):
+    """``data.kinds`` as it was (a loop over the bits)."""
+    from kingmaker.games.kingpins.data import KIND_BITS, NUM_RANKED
+
+    out = []
+    m = mask & KIND_BITS
+    while m:
+        low = m & -m
+        k = low.bit_length() - 1
+        out.append(k)
+        if k >= NUM_RANKED and mask >> (k + 4) & 1:
+            out.append(k)
+        m ^= low
+    return out
+
+
+def ref_from_kinds(ks):
+    """``data.from_kinds`` as it was (through ``add_card``)."""
+    from kingmaker.games.kingpins.data import add_card
+
+    m = 0
+    for k in ks:
+        m = add_card(m, k)
+    return m
+
+
+def test_card_sets_match_the_reference():
+    """Card sets (hands, stockpile, discards) read as kinds and built from kinds as before,
+    second copies of the Femme Fatales and Hideouts included (Components: 56 cards)."""
+    from kingmaker.games.kingpins.data import kinds
+
+    rng = random.Random(3)
+    for _ in range(3000):
+        ks = sorted(rng.sample(range(NUM_KINDS), rng.randrange(0, 30)))
+        ks += [k for k in range(FF_RED, NUM_KINDS) if k in ks and rng.random() < 0.5]
+        ks.sort()
+        m = ref_from_kinds(ks)
+        assert from_kinds(ks) == m and kinds(m) == ref_kinds(m) == ks
+        noisy = m | rng.getrandbits(60)
+        assert kinds(noisy) == ref_kinds(noisy)
+
+
+def test_shuffle_is_random_shuffle():
+    """The resampling's shuffle gives ``Random.shuffle``'s order and leaves the stream where it does."""
+    for seed in range(50):
+        a, b = random.Random(seed), random.Random(seed)
+        xa, xb = list(range(seed)), list(range(seed))
+        a.shuffle(xa)
+        view.shuffle(xb, b)
+        assert xa == xb and a.getstate() == b.getstate()
+    assert view._FAST_SHUFFLE_OK

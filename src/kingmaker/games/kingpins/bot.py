@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from .game import Kingpins
 
 _STRIDE = NUM_KINDS * 8
+_NOT_FF = ~FF_ALL_BITS  # every card but the Femme Fatales
 
 
 def _chain(hand: int, k: int) -> int:
@@ -188,7 +189,7 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
             if v > best_v or (v == best_v and a > best):
                 best_v, best = v, a
         return best
-    if hand & ~FF_ALL_BITS:  # a card that may go on the emptied space
+    if hand & _NOT_FF:  # a card that may go on the emptied space
         moves = _moves(stacks)
         if moves:
             return moves[int(noise() * len(moves))]

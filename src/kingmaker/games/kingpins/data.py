@@ -142,25 +142,29 @@ def count(mask: int, k: int) -> int:
     return mask >> k & 1
 
 
+# _KINDS_OF[i][b]: the kinds of the ranked bits b of byte i (bits 8i .. 8i + 7) of a set;
+# _KINDS_TOP[b]: those of the byte b of bits 48..55 (a kind twice where both copies are in).
+_KINDS_OF = tuple(tuple(tuple(8 * i + j for j in range(8) if b >> j & 1) for b in range(256)) for i in range(6))
+_KINDS_TOP = tuple(
+    tuple(k for j in range(4) if b >> j & 1 for k in (NUM_RANKED + j,) * (1 + (b >> (j + 4) & 1)))
+    for b in range(256)
+)
+
+
 def kinds(mask: int) -> list[int]:
     """Returns the cards of a set as sorted kinds, with repeats for second copies."""
-    out = []
-    m = mask & KIND_BITS
-    while m:
-        low = m & -m
-        k = low.bit_length() - 1
-        out.append(k)
-        if k >= NUM_RANKED and mask >> (k + 4) & 1:
-            out.append(k)
-        m ^= low
-    return out
+    k0, k1, k2, k3, k4, k5 = _KINDS_OF
+    lo = mask & 0xFFFFFF  # 24-bit halves of the ranked bits: small ints, cheap to shift
+    hi = mask >> 24 & 0xFFFFFF
+    return [*k0[lo & 255], *k1[lo >> 8 & 255], *k2[lo >> 16], *k3[hi & 255], *k4[hi >> 8 & 255],
+            *k5[hi >> 16], *_KINDS_TOP[mask >> 48 & 255]]
 
 
 def from_kinds(ks) -> int:
     """Returns the set holding the given kinds (with repeats)."""
     m = 0
-    for k in ks:
-        m = add_card(m, k)
+    for k in ks:  # add_card, written out
+        m |= BIT[k + 4] if k >= NUM_RANKED and m >> k & 1 else BIT[k]
     return m
 
 

@@ -85,7 +85,6 @@ _CHUNK_KINDS = tuple(
 # _ONE[k]: the tuple (k,).
 _ONE = tuple((k,) for k in range(NUM_KINDS))
 _UNDER0, _MOVE0, _END_TURN, _KEEP = A.UNDER0, A.MOVE0, A.END_TURN, A.KEEP
-_new = object.__new__
 # _TOP_PAIRS[b]: for the byte b of bits 48..55 of a set (bit j < 4: the first copy of kind
 # 48 + j; bit j + 4: its second copy), the indices 2 * j + copies - 1 of the pairs in the
 # list of the duplicated kinds' pairs (48, p), (48, 2p), (49, p), ..., in kind order.
@@ -232,7 +231,7 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
             stacks[action & 7] += _ONE[k]
             if not hand:
                 return _after_play(game, s, k, hand, tuple(hands), tuple(stacks), s.discards)
-            o = _new(_Filling)
+            o = _Filling()
             o.phase = PLAY
             o.no_draw = s.no_draw
             if game.abilities:  # as in _after_play
@@ -261,7 +260,7 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
             return o  # type: ignore[return-value]
         if action == _END_TURN and s.unseen and not s.no_draw:
             # The turn ends with a draw: the same state at the DRAW node.
-            o = _new(_Filling)
+            o = _Filling()
             o.phase = DRAW
             o.round = s.round
             o.current = s.current
@@ -289,7 +288,7 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
         hand = hands[cur]
         hands[cur] = hand | (BIT[action + 4] if action >= NUM_RANKED and hand >> action & 1 else BIT[action])
         cur += 1
-        o = _new(_Filling)
+        o = _Filling()
         o.phase = PLAY
         o.round = s.round
         o.current = 0 if cur == game.num_players else cur
