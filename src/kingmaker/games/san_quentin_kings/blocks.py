@@ -69,11 +69,12 @@ def start_block(w: Work, b: int, n: int) -> None:
         w.phase = P_GYM
     elif b == CAFE_B:
         w.phase = P_CAFE
-        m = w.mut_market()
+        m = list(w.market)
         m[M_BUS] = m[M_BUS + 1] = m[M_BUS + 2] = 1
         m[M_R2] = 1 if CAFE_RESPECT.count(2) else 0
         m[M_R1] = CAFE_RESPECT.count(1)
-        w.mut_queue().extend((task(K_CSHANK, 0, 0, CAFE_SHANKS), task(K_CDRUG, 0, 0, CAFE_DRUGS)))
+        w.market = tuple(m)
+        w.queue = (*w.queue, task(K_CSHANK, 0, 0, CAFE_SHANKS), task(K_CDRUG, 0, 0, CAFE_DRUGS))
     elif b == GUARD_B:
         w.phase = P_GUARD
     elif b == DRUG_B:
@@ -223,10 +224,10 @@ def apply_seq(w: Work, p: int, a: int, ph: int) -> None:
     else:  # P_DRUGPAY
         if a == A.PAY_COMM:
             pay_good(w, p, 6)
-            w.mut_fists()[p] = -1
+            w.put_fist(p, -1)
         elif a != A.DECLINE:
             pay_good(w, p, a - A.PAY_SHANK0)
-            w.mut_fists()[p] = -1
+            w.put_fist(p, -1)
         w.pos += 1
 
 
@@ -260,7 +261,7 @@ def cafe(w: Work, p: int, a: int) -> None:
     g = p * GSIZE
     w.mut_goods()[g + COMM] -= 1
     w.mut_supply()[SCOMM] += 1
-    m = w.mut_market()
+    m = list(w.market)
     if x < 3:
         m[M_SHANK + x] -= 1
         w.mut_goods()[g + SH + x] += 1
@@ -280,6 +281,7 @@ def cafe(w: Work, p: int, a: int) -> None:
     else:
         m[M_R1] -= 1
         w.mut_goods()[g + RESPECT] += 1
+    w.market = tuple(m)
 
 
 def pay_good(w: Work, p: int, i: int) -> None:

@@ -166,8 +166,10 @@ def spend_chip(w: Work, p: int) -> None:
 def redraw(w: Work, p: int, k: int) -> None:
     """Bribe: the fight card ``k`` just drawn is discarded and one card is owed again (SQK-9)."""
     spend_chip(w, p)
-    w.mut_cards()[p] = w.cards[p][:-1]
-    w.mut_fdisc()[k] += 1
+    c = w.cards
+    w.cards = (*c[:p], c[p][:-1], *c[p + 1 :])
+    d = w.fdisc
+    w.fdisc = (*d[:k], d[k] + 1, *d[k + 1 :])
     w.need += 1
     w.phase = P_TURN
 
@@ -192,18 +194,18 @@ def apply_bribe(w: Work, p: int, a: int) -> None:
     elif a < A.STEALSUP0:
         q, gi = divmod(a - A.STEAL0, 3)
         if gi == 0:
-            w.mut_queue().append(task(K_STEAL_SHANK, 0, p, q))
+            w.push_task(task(K_STEAL_SHANK, 0, p, q))
         elif gi == 1:
-            w.mut_queue().append(task(K_STEAL_DRUG, 0, p, q))
+            w.push_task(task(K_STEAL_DRUG, 0, p, q))
         else:
             w.mut_goods()[q * GSIZE + COMM] -= 1
             w.mut_goods()[p * GSIZE + COMM] += 1
     elif a < A.KILL0:
         gi = a - A.STEALSUP0
         if gi == 0:
-            w.mut_queue().append(task(K_SHANK, 1, p))
+            w.push_task(task(K_SHANK, 1, p))
         elif gi == 1:
-            w.mut_queue().append(task(K_DRUG, 1, p))
+            w.push_task(task(K_DRUG, 1, p))
         else:
             w.mut_supply()[SCOMM] -= 1
             w.mut_goods()[p * GSIZE + COMM] += 1

@@ -352,10 +352,10 @@ def card_choice(w: Work, p: int, a: int, ph: int) -> None:
         parole(w, p, a - A.PAROLE0)
         w.phase = P_TURN
     elif ph == P_VIC_DRUG:
-        w.mut_queue().append(task(K_STEAL_DRUG, 0, p, a - A.VICDRUG0))
+        w.push_task(task(K_STEAL_DRUG, 0, p, a - A.VICDRUG0))
         w.phase = P_TURN
     elif ph == P_VIC_SHANK:
-        w.mut_queue().append(task(K_STEAL_SHANK, 1, p, a - A.VICSHANK0))
+        w.push_task(task(K_STEAL_SHANK, 1, p, a - A.VICSHANK0))
         w.phase = P_TURN
     elif ph == P_STOLEN:
         t = w.pending % 3
@@ -415,9 +415,9 @@ def resolve(w: Work, p: int, k: int, n: int) -> None:
         if len(victims) > 1:
             w.phase = P_VIC_DRUG if k == STEAL_DRUG else P_VIC_SHANK
         elif k == STEAL_DRUG:
-            w.mut_queue().append(task(K_STEAL_DRUG, 0, p, victims[0]) if victims else task(K_DRUG, 1, p))
+            w.push_task(task(K_STEAL_DRUG, 0, p, victims[0]) if victims else task(K_DRUG, 1, p))
         else:
-            w.mut_queue().append(task(K_STEAL_SHANK, 1, p, victims[0]) if victims else task(K_SHANK, 2, p))
+            w.push_task(task(K_STEAL_SHANK, 1, p, victims[0]) if victims else task(K_SHANK, 2, p))
 
 
 def score(w: Work, n: int) -> list[int]:
@@ -437,8 +437,8 @@ def score(w: Work, n: int) -> list[int]:
         w.phase = P_PICK
         w.pos = 0
         w.need = PAYOUT[0]
-        m = w.mut_market()
-        m[M_BUS] = m[M_BUS + 1] = m[M_BUS + 2] = 2
+        m = w.market
+        w.market = (*m[:M_BUS], 2, 2, 2, *m[M_BUS + 3 :])
         return placers
     for i, p in enumerate(placers[: len(PAYOUT)]):
         k = PAYOUT[i]
@@ -447,10 +447,10 @@ def score(w: Work, n: int) -> list[int]:
             give_commissary(w, p)
         elif b == SHANK_B:
             g[p * GSIZE + OWE_SH] += k
-            w.mut_queue().append(task(K_SHANK, 0, p, k))
+            w.push_task(task(K_SHANK, 0, p, k))
         else:  # DRUG_B
             g[p * GSIZE + OWE_DR] += k
-            w.mut_queue().append(task(K_DRUG, 0, p, k))
+            w.push_task(task(K_DRUG, 0, p, k))
     return placers
 
 
@@ -459,7 +459,7 @@ def pick(w: Work, a: int) -> None:
     p = w.ranking[w.pos]
     t = a - A.PICK0
     o = p * PSIZE
-    w.mut_market()[M_BUS + t] -= 1
+    w.add_market(M_BUS + t, -1)
     w.mut_pieces()[o + COURT + t] -= 1
     w.mut_pieces()[o + YARD + t] += 1
     w.need -= 1

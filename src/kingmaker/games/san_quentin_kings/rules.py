@@ -283,9 +283,10 @@ def apply_chance(w: Work, a: int) -> None:
         from_deck(w, 0 if shank else 3, vec, kind == K_CSHANK or kind == K_CDRUG, len(w.cards))
         if kind == K_CSHANK or kind == K_CDRUG:
             m = M_SHANK if shank else M_DRUG
-            market = w.mut_market()
+            market = list(w.market)
             for i in range(3):
                 market[m + i] += vec[i]
+            w.market = tuple(market)
         else:
             g = w.mut_goods()
             o = p * GSIZE + (SH if shank else DR)
@@ -298,7 +299,7 @@ def apply_chance(w: Work, a: int) -> None:
                 w.pending = vec.index(1)
         if is_batch(kind, mode) and q > k:
             # The rest of the batch waits at the head of the queue (after a reshuffle, or dropped).
-            w.mut_queue().insert(0, task(kind, mode, p, q - k))
+            w.queue = (task(kind, mode, p, q - k), *w.queue)
     else:  # K_STEAL_SHANK, K_STEAL_DRUG
         vec, shank = outcome_counts(a)
         t = vec.index(1)
@@ -478,7 +479,7 @@ def apply(s: State, action: int, player: int | None, n: int, trace: list | None 
         if ph == P_TURN:
             turn(w, (w.initiator + 1 + w.pos) % n, action)
         elif ph == P_FISTS:
-            w.mut_fists()[player] = action - A.FIST0
+            w.put_fist(player, action - A.FIST0)
         elif ph == P_BLOCK:
             start_block(w, action, n)
         elif ph in SEQ_PHASES:
@@ -520,7 +521,7 @@ def game_apply(game: Any, s: State, action: int, player: int | None = None) -> S
         if ph == P_TURN:
             turn(w, (w.initiator + 1 + w.pos) % n, action)
         elif ph == P_FISTS:
-            w.mut_fists()[player] = action - A.FIST0
+            w.put_fist(player, action - A.FIST0)
         elif ph == P_BLOCK:
             start_block(w, action, n)
         elif ph in SEQ_PHASES:
@@ -620,6 +621,7 @@ def cleanup(w: Work, n: int) -> None:
     owed goods; the initiator disc moves on; after the seventh block the end of the year."""
     pc = w.pieces  # a list once something moves (the fields stay tuples when nothing does)
     sup = None  # the supply and fight discards as lists, once a card goes back
+    fdisc: list[int] = []
     for p, cp in enumerate(w.cards):
         f = p * PSIZE + FIGHT
         if pc[f] or pc[f + 1] or pc[f + 2]:
@@ -632,12 +634,14 @@ def cleanup(w: Work, n: int) -> None:
         if cp:
             if sup is None:
                 sup = w.mut_supply()
-                fdisc = w.mut_fdisc()
+                fdisc = list(w.fdisc)
             for code in cp:
                 if code >= SHANK_CODE0:
                     sup[SDISC + code - SHANK_CODE0] += 1
                 else:
                     fdisc[code] += 1
+    if sup is not None:
+        w.fdisc = tuple(fdisc)
     if w.bribed:
         pc = w.mut_pieces()
         for _h, o, t in w.bribed:
@@ -646,10 +650,10 @@ def cleanup(w: Work, n: int) -> None:
     w.cards = ((),) * n
     if w.flags & F_GRAVE:
         fdeck = w.mut_fdeck()
-        fdisc = w.mut_fdisc()
+        fdisc = w.fdisc
         for i in range(NUM_KINDS):
             fdeck[i] += fdisc[i]
-            fdisc[i] = 0
+        w.fdisc = (0,) * NUM_KINDS
     if w.block == CAFE_B:
         # Unsold face-up goods go back into their deck and pile (ruling SQK-11).
         m = w.market

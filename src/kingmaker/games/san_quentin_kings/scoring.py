@@ -74,12 +74,12 @@ def deliver(w: Work, n: int) -> None:
         k = min(g[o + OWE_SH], shanks)
         shanks -= k
         while k > 0:
-            w.mut_queue().append(task(K_SHANK, 0, p, min(k, BATCH)))
+            w.push_task(task(K_SHANK, 0, p, min(k, BATCH)))
             k -= BATCH
         k = min(g[o + OWE_DR], drugs)
         drugs -= k
         while k > 0:
-            w.mut_queue().append(task(K_DRUG, 0, p, min(k, BATCH)))
+            w.push_task(task(K_DRUG, 0, p, min(k, BATCH)))
             k -= BATCH
 
 

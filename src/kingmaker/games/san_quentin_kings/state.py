@@ -143,6 +143,9 @@ class Work(State):
     ``w.mut_goods()[i] += 1``; a list taken so is this copy's own), or rebinds the
     field to a new value. ``freeze`` turns the lists back into tuples. A field read
     through a name bound before a ``mut_`` call may be stale: bind such names after it.
+    The fields changed a few entries at a time (``fdisc``, ``cards``, ``fists``, ``market``,
+    ``queue``) have no ``mut_``: they are always rebound to new tuples (``add_card``,
+    ``put_fist``, ``add_market``, ``push_task``), so that ``freeze`` need not look at them.
 
     It is a subclass of ``State`` that adds no slot and allows assignment (``object``'s own
     ``__setattr__``, so that stores stay plain slot stores): turning it into a ``State``
@@ -204,43 +207,24 @@ class Work(State):
             x = self.fdeck = list(x)
         return x
 
-    def mut_fdisc(self) -> list[int]:
-        x = self.fdisc
-        if type(x) is not list:
-            x = self.fdisc = list(x)
-        return x
-
-    def mut_cards(self) -> list[tuple[int, ...]]:
-        x = self.cards
-        if type(x) is not list:
-            x = self.cards = list(x)
-        return x
-
     def add_card(self, p: int, code: int) -> None:
         """Lays card ``code`` last in player ``p``'s fight area."""
         c = self.cards
-        if type(c) is list:
-            c[p] = c[p] + (code,)
-        else:
-            self.cards = (*c[:p], c[p] + (code,), *c[p + 1 :])
+        self.cards = (*c[:p], c[p] + (code,), *c[p + 1 :])
 
-    def mut_fists(self) -> list[int]:
-        x = self.fists
-        if type(x) is not list:
-            x = self.fists = list(x)
-        return x
+    def put_fist(self, p: int, fist: int) -> None:
+        """Sets player ``p``'s entry in ``fists``."""
+        f = self.fists
+        self.fists = (*f[:p], fist, *f[p + 1 :])
 
-    def mut_market(self) -> list[int]:
-        x = self.market
-        if type(x) is not list:
-            x = self.market = list(x)
-        return x
+    def push_task(self, task: int) -> None:
+        """Queues a chance task last."""
+        self.queue = (*self.queue, task)
 
-    def mut_queue(self) -> list[int]:
-        x = self.queue
-        if type(x) is not list:
-            x = self.queue = list(x)
-        return x
+    def add_market(self, i: int, k: int) -> None:
+        """Adds ``k`` to entry ``i`` of the market."""
+        m = self.market
+        self.market = (*m[:i], m[i] + k, *m[i + 1 :])
 
     def mut_known(self) -> list[int]:
         x = self.known
@@ -259,16 +243,6 @@ class Work(State):
             self.supply = tuple(self.supply)
         if type(self.fdeck) is list:
             self.fdeck = tuple(self.fdeck)
-        if type(self.fdisc) is list:
-            self.fdisc = tuple(self.fdisc)
-        if type(self.cards) is list:
-            self.cards = tuple(self.cards)
-        if type(self.fists) is list:
-            self.fists = tuple(self.fists)
-        if type(self.market) is list:
-            self.market = tuple(self.market)
-        if type(self.queue) is list:
-            self.queue = tuple(self.queue)
         if type(self.known) is list:
             self.known = tuple(self.known)
         self.__class__ = State
