@@ -29,6 +29,7 @@ from .data import (
     AB_COLLECT,
     AB_RUB_OUT,
     ABILITY,
+    BIT,
     CLEAR,
     FF_ALL_BITS,
     FF_BITS,
@@ -239,13 +240,17 @@ _LAST_MOVES: list[tuple[object, list[int]]] = [(None, [])]
 
 
 def _find_moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
-    tops = 0
-    under = 0  # the kinds one above some stack's bottom card, in the opposite colour
-    for st in stacks:
-        if st:
-            tops |= 1 << st[-1]
-            under |= UNDER_BITS[st[0]]
-    out = []
+    s0, s1, s2, s3, s4, s5, s6, s7 = stacks
+    # The kinds one above some stack's bottom card, in the opposite colour, against the top cards.
+    under = ((UNDER_BITS[s0[0]] if s0 else 0) | (UNDER_BITS[s1[0]] if s1 else 0) | (UNDER_BITS[s2[0]] if s2 else 0)
+             | (UNDER_BITS[s3[0]] if s3 else 0) | (UNDER_BITS[s4[0]] if s4 else 0) | (UNDER_BITS[s5[0]] if s5 else 0)
+             | (UNDER_BITS[s6[0]] if s6 else 0) | (UNDER_BITS[s7[0]] if s7 else 0))
+    out: list[int] = []
+    if not under:
+        return out
+    tops = ((BIT[s0[-1]] if s0 else 0) | (BIT[s1[-1]] if s1 else 0) | (BIT[s2[-1]] if s2 else 0)
+            | (BIT[s3[-1]] if s3 else 0) | (BIT[s4[-1]] if s4 else 0) | (BIT[s5[-1]] if s5 else 0)
+            | (BIT[s6[-1]] if s6 else 0) | (BIT[s7[-1]] if s7 else 0))
     if not under & tops:
         return out  # no bottom card fits on any top card (a stack never fits on its own top)
     for a in range(8):
