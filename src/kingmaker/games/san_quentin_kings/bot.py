@@ -365,7 +365,7 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
     # A bribe that wins the fight is worth its chip.
     if g[o + CHIPS] and (need == 0 or not good):
         n = game.n
-        keys = _keys(s, n)
+        keys = place_keys(s, n)  # _keys(s, n)
         place = _place_in(keys, p)
         if place > 0:
             options = [] if s.flags & F_BRIBED else piece_bribes(s, p, n)

@@ -387,7 +387,8 @@ def parole(w: Work, p: int, t: int) -> None:
 
 def after_draw(w: Work, p: int, k: int) -> None:
     """Lays fight card ``k`` just drawn by ``p``; offers the redraw bribe (SQK-9) or resolves it."""
-    w.add_card(p, k)
+    c = w.cards
+    w.cards = (*c[:p], c[p] + (k,), *c[p + 1 :])  # w.add_card(p, k)
     if k == GRAVE:
         w.flags |= F_GRAVE
     if w.goods[p * GSIZE + CHIPS] and not w.flags & F_BRIBED:

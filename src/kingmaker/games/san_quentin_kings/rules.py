@@ -60,7 +60,6 @@ from .fight import (
     can_draw,
     card_choice,
     card_choice_actions,
-    end_turn,
     pick,
     pick_actions,
     reveal,
@@ -562,10 +561,14 @@ def run(w: Work, n: int, trace: list | None = None) -> None:
                 bribe = w.goods[p * GSIZE + CHIPS] and not w.flags & F_BRIBED
                 if not bribe:
                     if w.need <= 0:
-                        end_turn(w)
+                        w.pos += 1  # end_turn(w)
+                        w.flags &= F_GRAVE
+                        w.need = 0
                         continue
                     if not can_draw(w) and not sum(w.goods[p * GSIZE + SH : p * GSIZE + SH + 3]):
-                        end_turn(w)
+                        w.pos += 1  # end_turn(w)
+                        w.flags &= F_GRAVE
+                        w.need = 0
                         continue
             return
         if ph in SEQ_PHASES:
