@@ -237,6 +237,7 @@ def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
 
 
 _CARD_OUTCOMES = tuple(A.CH_CARD0 + k for k in range(NUM_KINDS))  # fight card kind k's outcome
+_CH_CARD0, _CH_PLAYER0, _FIST0 = A.CH_CARD0, A.CH_PLAYER0, A.FIST0  # read by game_apply at every step
 
 # The outcomes of a deck or pile by its content (a cache: a pile's content decides them).
 _OUTCOMES: dict[tuple, tuple[tuple[int, float], ...]] = {}
@@ -310,6 +311,9 @@ def apply_chance(w: Work, a: int) -> None:
         if kind == K_STEAL_SHANK and mode == 1:
             w.phase = P_STOLEN
             w.pending = t + 3 * (q + 1)  # the victim saw the card too
+
+
+_DRAW_TASKS = frozenset(t for t, split in enumerate(SPLIT) if split[0] == K_FIGHT)  # the fight draws
 
 
 def queue_ready(w: Work) -> bool:
@@ -501,7 +505,7 @@ def game_apply(game: Any, s: State, action: int, player: int | None = None) -> S
         if type(action) is int:
             kind, _mode, p, _b = SPLIT[q[0]]
             if kind == K_FIGHT:
-                k = action - A.CH_CARD0
+                k = action - _CH_CARD0
                 if 0 <= k < NUM_KINDS and s.fdeck[k] > 0:
                     w = Work(s)
                     w.queue = q[1:]
@@ -513,14 +517,14 @@ def game_apply(game: Any, s: State, action: int, player: int | None = None) -> S
         w = Work(s)
         apply_chance(w, action)
     else:
-        if type(action) is not int or not 0 <= action < A.CH_PLAYER0:
+        if type(action) is not int or not 0 <= action < _CH_PLAYER0:
             check_action(s, action, n)
         w = Work(s)
         ph = w.phase
         if ph == P_TURN:
             turn(w, (w.initiator + 1 + w.pos) % n, action)
         elif ph == P_FISTS:
-            w.put_fist(player, action - A.FIST0)
+            w.put_fist(player, action - _FIST0)
         elif ph == P_BLOCK:
             start_block(w, action, n)
         elif ph in SEQ_PHASES:
@@ -537,7 +541,10 @@ def game_apply(game: Any, s: State, action: int, player: int | None = None) -> S
 def run(w: Work, n: int, trace: list | None = None) -> None:
     """Advances through everything automatic until a decision or chance node waits."""
     while True:
-        if w.queue:
+        q = w.queue
+        if q:
+            if q[0] in _DRAW_TASKS and sum(w.fdeck):  # queue_ready's first case
+                return
             if queue_ready(w):
                 return
             continue
