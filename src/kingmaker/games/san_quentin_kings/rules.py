@@ -44,6 +44,7 @@ from .data import (
     CHIPS_PER_PLAYER,
     COMMISSARY,
     DRUG_COUNTS,
+    GUARD,
     NUM_KINDS,
     PAYOUT,
     PIECES_PER_TYPE,
@@ -269,7 +270,8 @@ def apply_chance(w: Work, a: int) -> None:
     w.queue = w.queue[1:]
     if kind == K_FIGHT:
         k = a - A.CH_CARD0
-        w.mut_fdeck()[k] -= 1
+        fd = w.fdeck
+        w.fdeck = (*fd[:k], fd[k] - 1, *fd[k + 1 :])
         after_draw(w, p, k)
     elif kind == K_INIT:
         w.initiator = a - A.CH_PLAYER0
@@ -506,11 +508,18 @@ def game_apply(game: Any, s: State, action: int, player: int | None = None) -> S
             kind, _mode, p, _b = SPLIT[q[0]]
             if kind == K_FIGHT:
                 k = action - _CH_CARD0
-                if 0 <= k < NUM_KINDS and s.fdeck[k] > 0:
+                fd = s.fdeck
+                if 0 <= k < NUM_KINDS and fd[k] > 0:
                     w = Work(s)
                     w.queue = q[1:]
-                    w.mut_fdeck()[k] -= 1
-                    after_draw(w, p, k)
+                    w.fdeck = (*fd[:k], fd[k] - 1, *fd[k + 1 :])
+                    if k < GUARD and not (s.goods[p * GSIZE + CHIPS] and not s.flags & F_BRIBED):
+                        # after_draw of a card with no effect and no redraw bribe: laid, the turn goes on
+                        c = s.cards
+                        w.cards = (*c[:p], c[p] + (k,), *c[p + 1 :])
+                        w.phase = P_TURN
+                    else:
+                        after_draw(w, p, k)
                     run(w, n)
                     return w.freeze()
         check_action(s, action, n)
@@ -659,10 +668,7 @@ def cleanup(w: Work, n: int) -> None:
         w.bribed = ()
     w.cards = ((),) * n
     if w.flags & F_GRAVE:
-        fdeck = w.mut_fdeck()
-        fdisc = w.fdisc
-        for i in range(NUM_KINDS):
-            fdeck[i] += fdisc[i]
+        w.fdeck = tuple([a + b for a, b in zip(w.fdeck, w.fdisc)])
         w.fdisc = (0,) * NUM_KINDS
     if w.block == CAFE_B:
         # Unsold face-up goods go back into their deck and pile (ruling SQK-11).

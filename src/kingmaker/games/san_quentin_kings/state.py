@@ -143,8 +143,8 @@ class Work(State):
     ``w.mut_goods()[i] += 1``; a list taken so is this copy's own), or rebinds the
     field to a new value. ``freeze`` turns the lists back into tuples. A field read
     through a name bound before a ``mut_`` call may be stale: bind such names after it.
-    The fields changed a few entries at a time (``fdisc``, ``cards``, ``fists``, ``market``,
-    ``queue``) have no ``mut_``: they are always rebound to new tuples (``add_card``,
+    The fields changed a few entries at a time (``fdeck``, ``fdisc``, ``cards``, ``fists``,
+    ``market``, ``queue``) have no ``mut_``: they are always rebound to new tuples (``add_card``,
     ``put_fist``, ``add_market``, ``push_task``), so that ``freeze`` need not look at them.
 
     It is a subclass of ``State`` that adds no slot and allows assignment (``object``'s own
@@ -201,12 +201,6 @@ class Work(State):
             x = self.supply = list(x)
         return x
 
-    def mut_fdeck(self) -> list[int]:
-        x = self.fdeck
-        if type(x) is not list:
-            x = self.fdeck = list(x)
-        return x
-
     def add_card(self, p: int, code: int) -> None:
         """Lays card ``code`` last in player ``p``'s fight area."""
         c = self.cards
@@ -241,8 +235,6 @@ class Work(State):
             self.goods = tuple(self.goods)
         if type(self.supply) is list:
             self.supply = tuple(self.supply)
-        if type(self.fdeck) is list:
-            self.fdeck = tuple(self.fdeck)
         if type(self.known) is list:
             self.known = tuple(self.known)
         self.__class__ = State
