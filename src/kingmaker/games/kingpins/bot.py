@@ -95,20 +95,27 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
     # list of every legal move (moves are found only when no card can be played).
     hand = s.hands[player]
     stacks = s.stacks
-    # What each stack takes (kinds as bits), written out for the eight stacks: one lower in
-    # the opposite colour than its top card; an empty original stack anything, an empty corner a kingpin.
-    s0, s1, s2, s3, s4, s5, s6, s7 = stacks
-    t0 = ONTO_BITS[s0[-1]] if s0 else KIND_BITS
-    t1 = ONTO_BITS[s1[-1]] if s1 else KIND_BITS
-    t2 = ONTO_BITS[s2[-1]] if s2 else KIND_BITS
-    t3 = ONTO_BITS[s3[-1]] if s3 else KIND_BITS
-    t4 = ONTO_BITS[s4[-1]] if s4 else KINGPIN_BITS
-    t5 = ONTO_BITS[s5[-1]] if s5 else KINGPIN_BITS
-    t6 = ONTO_BITS[s6[-1]] if s6 else KINGPIN_BITS
-    t7 = ONTO_BITS[s7[-1]] if s7 else KINGPIN_BITS
+    # What each stack takes (kinds as bits): one lower in the opposite colour than its top
+    # card; an empty original stack anything, an empty corner a kingpin. Written out for the
+    # eight stacks, and kept with the stacks (turns without a play pass the same tuple on).
+    last = _LAST_TAKES[0]
+    if last[0] is stacks:
+        t0, t1, t2, t3, t4, t5, t6, t7, fits = last[1]
+    else:
+        s0, s1, s2, s3, s4, s5, s6, s7 = stacks
+        t0 = ONTO_BITS[s0[-1]] if s0 else KIND_BITS
+        t1 = ONTO_BITS[s1[-1]] if s1 else KIND_BITS
+        t2 = ONTO_BITS[s2[-1]] if s2 else KIND_BITS
+        t3 = ONTO_BITS[s3[-1]] if s3 else KIND_BITS
+        t4 = ONTO_BITS[s4[-1]] if s4 else KINGPIN_BITS
+        t5 = ONTO_BITS[s5[-1]] if s5 else KINGPIN_BITS
+        t6 = ONTO_BITS[s6[-1]] if s6 else KINGPIN_BITS
+        t7 = ONTO_BITS[s7[-1]] if s7 else KINGPIN_BITS
+        fits = t0 | t1 | t2 | t3 | t4 | t5 | t6 | t7
+        _LAST_TAKES[0] = (stacks, (t0, t1, t2, t3, t4, t5, t6, t7, fits))  # one assignment: read whole
     plays: list[tuple[float, int]] = []
     dumps: list[tuple[float, int]] = []
-    if hand & (t0 | t1 | t2 | t3 | t4 | t5 | t6 | t7):  # a card fits: the plays k * 8 + t, in action order
+    if hand & fits:  # a card fits: the plays k * 8 + t, in action order
         found: list[int] = []
         if hand & t0:
             _plays(found, hand & t0, 0)
@@ -237,6 +244,7 @@ def _moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
 
 
 _LAST_MOVES: list[tuple[object, list[int]]] = [(None, [])]
+_LAST_TAKES: list[tuple[object, tuple[int, ...]]] = [(None, ())]
 
 
 def _find_moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
