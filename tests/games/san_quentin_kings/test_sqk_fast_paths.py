@@ -9,6 +9,8 @@
   written out (for ``random.Random`` streams): the same order and the same draws as the method.
 - Scoring Fight (SQK-6) as the bot reads it: ``bot._is_first`` (p's key against the others' until
   one beats it) is ``_place_in(_keys(s, n), p) == 0``.
+- Choosing an action block: the blocks left and the fights left are read from tables by the
+  bitmask of blocks played; checked against the plain count for every bitmask.
 - The game's ``apply`` (``rules.game_apply``: the checks, then the step) gives the state
   ``rules.apply`` gives, and rejects what ``check_action`` rejects, leaving the state unchanged.
 """
@@ -187,3 +189,16 @@ def test_is_first_is_place_zero(players, options):
                 seen[want] += 1
             bribed += bool(s.bribed)
     assert min(seen.values()) > 100 and bribed > 10
+
+
+def test_blocks_and_fights_left_tables():
+    """Action Blocks (each block once a year): for every set of blocks played, the table gives the
+    blocks not yet played in order and the bot's count of fight blocks left."""
+    from kingmaker.games.san_quentin_kings.data import IS_FIGHT, NUM_BLOCKS
+
+    g = kingmaker.make("san-quentin-kings", 3)
+    s0 = g.new_initial_state()
+    for used in range(1 << NUM_BLOCKS):
+        s = g.State(**{**{f: getattr(s0, f) for f in s0.__slots__}, "used": used})
+        assert blocks.blocks_left(s) == [b for b in range(NUM_BLOCKS) if not used >> b & 1]
+        assert bot._fights_left(s) == sum(1 for b in range(NUM_BLOCKS) if IS_FIGHT[b] and not used >> b & 1)

@@ -89,8 +89,11 @@ def start_block(w: Work, b: int, n: int) -> None:
 # ---- legal actions -------------------------------------------------------------------------
 def blocks_left(s: Any) -> list[int]:
     """Returns the action blocks not yet played this year (the initiator's choices)."""
-    used = s.used
-    return [b for b in range(NUM_BLOCKS) if not used >> b & 1]
+    return list(BLOCKS_LEFT[s.used])
+
+
+# BLOCKS_LEFT[used]: the blocks not yet played when the bitmask ``used`` of blocks is played.
+BLOCKS_LEFT = tuple(tuple(b for b in range(NUM_BLOCKS) if not used >> b & 1) for used in range(1 << NUM_BLOCKS))
 
 
 def gym_actions(s: Any, p: int) -> list[int]:

@@ -23,7 +23,7 @@ import random
 from typing import TYPE_CHECKING
 
 from . import actions as A
-from .blocks import blocks_left, guard_actions, seq_options
+from .blocks import BLOCKS_LEFT, guard_actions, seq_options
 from .bribes import piece_bribes
 from .data import (
     CARD_TYPE,
@@ -88,7 +88,12 @@ def _cell(s: State, p: int) -> list[int]:
 
 
 def _fights_left(s: State) -> int:
-    return sum(1 for b in range(NUM_BLOCKS) if IS_FIGHT[b] and not s.used >> b & 1)
+    return _FIGHTS_LEFT[s.used]
+
+
+# _FIGHTS_LEFT[used]: the fight blocks not yet played when the bitmask ``used`` of blocks is played.
+_FIGHTS_LEFT = tuple(sum(1 for b in range(NUM_BLOCKS) if IS_FIGHT[b] and not used >> b & 1)
+                     for used in range(1 << NUM_BLOCKS))
 
 
 def _place(game: SanQuentinKings, s: State, player: int) -> int:
@@ -243,7 +248,7 @@ def heuristic_action(game: SanQuentinKings, s: State, player: int, rng: random.R
     elif ph == P_GUARD:
         return _guard(s, player)
     elif ph == P_BLOCK:
-        legal = blocks_left(s)
+        legal = BLOCKS_LEFT[s.used]  # blocks_left(s), read only
     elif ph in SEQ_PHASES:
         legal = seq_options(s, player, ph)
     elif ph == P_PICK:
