@@ -56,6 +56,7 @@ from .data import (
     START_SHANKS,
 )
 from .fight import (
+    _DRAW_TASK,
     ALL_FISTS,
     after_draw,
     can_draw,
@@ -238,7 +239,7 @@ def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
 
 
 _CARD_OUTCOMES = tuple(A.CH_CARD0 + k for k in range(NUM_KINDS))  # fight card kind k's outcome
-_CH_CARD0, _CH_PLAYER0, _FIST0 = A.CH_CARD0, A.CH_PLAYER0, A.FIST0  # read by game_apply at every step
+_CH_CARD0, _CH_PLAYER0, _FIST0, _DRAW = A.CH_CARD0, A.CH_PLAYER0, A.FIST0, A.DRAW  # read by game_apply
 
 # The outcomes of a deck or pile by its content (a cache: a pile's content decides them).
 _OUTCOMES: dict[tuple, tuple[tuple[int, float], ...]] = {}
@@ -531,7 +532,11 @@ def game_apply(game: Any, s: State, action: int, player: int | None = None) -> S
         w = Work(s)
         ph = w.phase
         if ph == P_TURN:
-            turn(w, (w.initiator + 1 + w.pos) % n, action)
+            if action == _DRAW and w.flags & F_COMMITTED:  # turn(): a committed player draws again
+                w.need -= 1
+                w.queue = (*w.queue, _DRAW_TASK[(w.initiator + 1 + w.pos) % n])
+            else:
+                turn(w, (w.initiator + 1 + w.pos) % n, action)
         elif ph == P_FISTS:
             w.put_fist(player, action - _FIST0)
         elif ph == P_BLOCK:
@@ -559,22 +564,25 @@ def run(w: Work, n: int, trace: list | None = None) -> None:
             continue
         ph = w.phase
         if ph == P_TURN:
-            if not w.inflight & ~w.passed:
+            live = w.inflight & ~w.passed  # in the fight and not passed
+            if not live:
                 w.phase = P_SCORE
                 continue
-            if w.pos >= n:
+            pos = w.pos
+            if pos >= n:
                 if w.rnd >= 3:
                     w.phase = P_SCORE
                 else:
                     w.rnd += 1
                     w.pos = 0
                 continue
-            p = (w.initiator + 1 + w.pos) % n
-            if not w.inflight >> p & 1 or w.passed >> p & 1:
-                w.pos += 1
+            p = (w.initiator + 1 + pos) % n
+            if not live >> p & 1:
+                w.pos = pos + 1
                 continue
-            if w.flags & F_COMMITTED:
-                bribe = w.goods[p * GSIZE + CHIPS] and not w.flags & F_BRIBED
+            flags = w.flags
+            if flags & F_COMMITTED:
+                bribe = w.goods[p * GSIZE + CHIPS] and not flags & F_BRIBED
                 if not bribe:
                     if w.need <= 0:
                         w.pos += 1  # end_turn(w)
