@@ -486,7 +486,8 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
     # A bribe changes one other player's key at most (the holder's), and p's key grows at most
     # to that with one more piece of every type (keys only grow with pieces): p cannot win when
     # two others beat that bound, and only by a bribe against the holder when one does.
-    bound = block_place_key(mine3[0] + 1, mine3[1] + 1, mine3[2] + 1, cards[p], block, p_last) if p_in else mine0
+    m0, m1, m2 = mine3
+    bound = block_place_key(m0 + 1, m1 + 1, m2 + 1, cards[p], block, p_last) if p_in else mine0
     only = -1
     # the greatest and second greatest keys of the other players, and whose the greatest is
     top1 = top2 = -1
@@ -512,9 +513,7 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
         if adds and p_in:  # take or free
             mine = plus[t]
             if mine is None:
-                c = list(mine3)
-                c[t] += 1
-                mine = plus[t] = block_place_key(c[0], c[1], c[2], cards[p], block, p_last)
+                mine = plus[t] = block_place_key(m0 + (t == 0), m1 + (t == 1), m2 + (t == 2), cards[p], block, p_last)
         else:
             mine = mine0
         # the others but the holder may not beat p
@@ -525,9 +524,9 @@ def _winning_bribe(s: State, p: int, n: int, options: list[int], keys: list[int]
             if k is None:
                 k = -1
                 if inflight >> h & 1:
-                    c = list(fight_counts(s.pieces, s.bribed, h))
-                    c[t] -= 1
-                    k = block_place_key(c[0], c[1], c[2], cards[h], block, n - 1 - (h - ini) % n)
+                    c0, c1, c2 = fight_counts(s.pieces, s.bribed, h)
+                    k = block_place_key(c0 - (t == 0), c1 - (t == 1), c2 - (t == 2), cards[h], block,
+                                        n - 1 - (h - ini) % n)
                 minus[h * 3 + t] = k
             if k > mine:
                 continue
