@@ -28,7 +28,7 @@ from kingmaker.core.api import CHANCE, TERMINAL
 from kingmaker.core.errors import InvalidActionError
 from kingmaker.core.match import sample_chance
 from kingmaker.games.san_quentin_kings import actions as A
-from kingmaker.games.san_quentin_kings import blocks, bot, rules, scoring
+from kingmaker.games.san_quentin_kings import blocks, bot, bribes, rules, scoring
 from kingmaker.games.san_quentin_kings.state import P_CAFE, P_DRUGPAY, P_GUARD, P_GYM
 
 
@@ -202,3 +202,16 @@ def test_blocks_and_fights_left_tables():
         s = g.State(**{**{f: getattr(s0, f) for f in s0.__slots__}, "used": used})
         assert blocks.blocks_left(s) == [b for b in range(NUM_BLOCKS) if not used >> b & 1]
         assert bot._fights_left(s) == sum(1 for b in range(NUM_BLOCKS) if IS_FIGHT[b] and not used >> b & 1)
+
+
+def test_target_offsets_are_the_targets():
+    """Bribe Chip Actions (take or kill a piece in another's fight area, bribed pieces included):
+    ``bribes._target_offsets`` is ``_targets``' set of offsets for every player of seeded fights."""
+    g = kingmaker.make("san-quentin-kings", 4)
+    bribed = 0
+    for s in _states(g, 37, 6):
+        if s.inflight:
+            for p in range(4):
+                assert bribes._target_offsets(s.pieces, s.bribed, p, 4) == bribes._targets(s, p, 4)[0]
+            bribed += bool(s.bribed)
+    assert bribed > 10

@@ -374,15 +374,14 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
         place = _place_in(keys, p)
         if place > 0:
             options = [] if s.flags & F_BRIBED else piece_bribes(s, p, n)
-            if type(rng) is random.Random and _SHUFFLE_OK:  # rng.shuffle(options), written out
+            if type(rng) is random.Random and _SHUFFLE_OK and len(options) < len(_BIT_LENGTH):  # rng.shuffle
                 bits = rng.getrandbits
-                for i in range(len(options) - 1, 0, -1):
-                    m = i + 1
-                    k = m.bit_length()
+                for m in range(len(options), 1, -1):  # m = i + 1 for i from the end down to 1
+                    k = _BIT_LENGTH[m]
                     j = bits(k)
                     while j >= m:
                         j = bits(k)
-                    options[i], options[j] = options[j], options[i]
+                    options[m - 1], options[j] = options[j], options[m - 1]
             else:
                 rng.shuffle(options)
             if options:
@@ -449,6 +448,7 @@ def _shuffle_check() -> bool:
     return True
 
 
+_BIT_LENGTH = tuple(m.bit_length() for m in range(1 + 3 * A.MAXP * A.MAXP * 2 + 3))  # up to the most piece bribes
 _SHUFFLE_OK = _shuffle_check()
 
 # (kind, type, value) of the fight cards that add strength to a type

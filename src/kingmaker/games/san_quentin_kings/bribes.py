@@ -82,6 +82,22 @@ def _targets(s: Any, p: int, n: int) -> tuple[set[int], list[int]]:
     return offs, holders
 
 
+def _target_offsets(pieces: Any, bribed: Any, p: int, n: int) -> set[int]:
+    """``_targets(s, p, n)[0]`` alone (the offsets of the take and kill codes)."""
+    offs = {(h * A.MAXP + o) * 3 + t for h, o, t in bribed if h != p}
+    for h in range(n):
+        if h != p:
+            f = h * PSIZE + FIGHT
+            x = (h * A.MAXP + h) * 3
+            if pieces[f]:
+                offs.add(x)
+            if pieces[f + 1]:
+                offs.add(x + 1)
+            if pieces[f + 2]:
+                offs.add(x + 2)
+    return offs
+
+
 def _frees(pieces: Any, p: int) -> list[int]:
     f = p * PSIZE + SOL
     return [A.FREE0 + t for t in range(3) if pieces[f + t]]
@@ -91,7 +107,7 @@ def piece_bribes(s: Any, p: int, n: int) -> list[int]:
     """Returns the bribes of ``bribe_actions`` that move pieces (take, free, kill), in its order."""
     pieces = s.pieces
     if s.bribed:
-        offs = sorted(_targets(s, p, n)[0])
+        offs = sorted(_target_offsets(pieces, s.bribed, p, n))  # _targets(s, p, n)[0]
         takes = [A.TAKE0 + x for x in offs]
         kills = [A.KILL0 + x for x in offs]
     else:  # only the holders' own pieces: their codes come in order, each once
