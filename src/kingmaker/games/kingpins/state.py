@@ -70,7 +70,6 @@ if _Filling.__slots__ != tuple(State.__dataclass_fields__):
     raise TypeError("State's slots must be its fields in order")
 
 
-
 def make(phase: int, round: int, current: int, deal: int, hands: tuple[int, ...], unseen: int,
          stacks: tuple[tuple[int, ...], ...], discards: int, played: bool, passes: int, no_draw: bool,
          totals: tuple[int, ...], history: tuple[tuple[int, ...], ...], last_hands: tuple[int, ...]) -> State:
