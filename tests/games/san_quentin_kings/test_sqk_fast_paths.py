@@ -24,6 +24,7 @@ import seeded_positions
 import sqk_reference_bot as ref
 
 import kingmaker
+from kingmaker.core import fastrand
 from kingmaker.core.api import CHANCE, TERMINAL
 from kingmaker.core.errors import InvalidActionError
 from kingmaker.core.match import sample_chance
@@ -160,8 +161,9 @@ class _OwnRandom(random.Random):
 
 def test_written_out_shuffle_is_random_shuffle():
     """Bribe Chip Actions (the bot's bribe tries): the bot's choice and what it leaves of the stream
-    are the same with the written-out shuffle (``random.Random``) and with ``Random.shuffle``."""
-    assert bot._SHUFFLE_OK
+    are the same with the written-out shuffle (``random.Random``, ``core.fastrand``) and with
+    ``Random.shuffle``."""
+    assert fastrand.SAME_AS_RANDOM
     g = kingmaker.make("san-quentin-kings", 4)
     tries = 0
     for k, (s, p) in enumerate(seeded_positions.positions(g, 41, 6, ref.heuristic_action, 0.8)):

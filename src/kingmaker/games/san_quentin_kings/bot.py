@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from ...core.fastrand import shuffle
 from . import actions as A
 from .blocks import BLOCKS_LEFT, guard_actions, seq_options
 from .bribes import piece_bribes
@@ -374,16 +375,7 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
         place = _place_in(keys, p)
         if place > 0:
             options = [] if s.flags & F_BRIBED else piece_bribes(s, p, n)
-            if type(rng) is random.Random and _SHUFFLE_OK and len(options) < len(_BIT_LENGTH):  # rng.shuffle
-                bits = rng.getrandbits
-                for m in range(len(options), 1, -1):  # m = i + 1 for i from the end down to 1
-                    k = _BIT_LENGTH[m]
-                    j = bits(k)
-                    while j >= m:
-                        j = bits(k)
-                    options[m - 1], options[j] = options[j], options[m - 1]
-            else:
-                rng.shuffle(options)
+            shuffle(options, rng)  # rng.shuffle, the same draws
             if options:
                 if (need > 0 and (h0 or h1 or h2 or sum(s.fdeck) + sum(s.fdisc) > 0)) or _fight_goes_on(s, p, n):
                     a = _winning_bribe(s, p, n, options, keys, (a0, a1, a2))
@@ -426,30 +418,6 @@ def _turn(game: SanQuentinKings, s: State, p: int, rng: random.Random) -> int:
     return A.END_TURN
 
 
-def _shuffle_check() -> bool:
-    """Whether ``_turn``'s written-out shuffle is ``random.Random.shuffle`` on this Python (the same
-    draws, the same order): ``Random.shuffle`` draws ``_randbelow(i + 1)`` for i from the end by
-    ``getrandbits(k)`` until below, as checked here on seeded streams."""
-    for seed in range(20):
-        for size in range(20):
-            r1, r2 = random.Random(seed), random.Random(seed)
-            x1, x2 = list(range(size)), list(range(size))
-            r1.shuffle(x1)
-            bits = r2.getrandbits
-            for i in range(size - 1, 0, -1):
-                m = i + 1
-                k = m.bit_length()
-                j = bits(k)
-                while j >= m:
-                    j = bits(k)
-                x2[i], x2[j] = x2[j], x2[i]
-            if x1 != x2 or r1.getstate() != r2.getstate():
-                return False
-    return True
-
-
-_BIT_LENGTH = tuple(m.bit_length() for m in range(1 + 3 * A.MAXP * A.MAXP * 2 + 3))  # up to the most piece bribes
-_SHUFFLE_OK = _shuffle_check()
 
 # (kind, type, value) of the fight cards that add strength to a type
 _TYPED_CARDS = tuple((k, CARD_TYPE[k], CARD_VALUE[k]) for k in range(NUM_KINDS) if CARD_TYPE[k] >= 0)
