@@ -44,6 +44,7 @@ from array import array
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE
+from ...core.fastrand import shuffle
 from . import actions as A
 from .data import (
     ABILITIES,
@@ -188,43 +189,6 @@ def sample_hidden(game: Kingpins, s: State, player: int | None, rng: random.Rand
             i += size
     return make(s.phase, s.round, s.current, s.deal, tuple(hands), from_kinds(pool[i:]), s.stacks,
                 s.discards, s.played, s.passes, s.no_draw, s.totals, s.history, s.last_hands)
-
-
-def _fast_shuffle(x: list, rng: random.Random) -> None:
-    """``rng.shuffle(x)`` with the same draws, calling ``getrandbits`` directly (the loops of
-    ``Random.shuffle`` and ``Random._randbelow_with_getrandbits`` in one)."""
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _same_as_shuffle() -> bool:
-    """True when ``_fast_shuffle`` gives what this Python's ``Random.shuffle`` gives."""
-    for seed in range(20):
-        a, b = random.Random(seed), random.Random(seed)
-        xa, xb = list(range(seed * 3)), list(range(seed * 3))
-        a.shuffle(xa)
-        _fast_shuffle(xb, b)
-        if xa != xb or a.getstate() != b.getstate():
-            return False
-    return True
-
-
-_FAST_SHUFFLE_OK = _same_as_shuffle()
-
-
-def shuffle(x: list, rng: random.Random) -> None:
-    """Shuffles ``x`` as ``rng.shuffle(x)`` does (the same result and draws), faster for a
-    plain ``random.Random`` where this Python's shuffle is the one ``_fast_shuffle`` copies."""
-    if _FAST_SHUFFLE_OK and type(rng) is random.Random:
-        _fast_shuffle(x, rng)
-    else:
-        rng.shuffle(x)
 
 
 def observe_action(game: Kingpins, s: State, action: int, player: int | None, observer: int | None) -> str | None:
