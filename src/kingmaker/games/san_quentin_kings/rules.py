@@ -239,7 +239,7 @@ def chance_outcomes(s: State, n: int) -> list[tuple[int, float]]:
 
 
 _CARD_OUTCOMES = tuple(A.CH_CARD0 + k for k in range(NUM_KINDS))  # fight card kind k's outcome
-_CH_CARD0, _CH_PLAYER0, _FIST0, _DRAW = A.CH_CARD0, A.CH_PLAYER0, A.FIST0, A.DRAW  # read by game_apply
+_CH_CARD0, _CH_PLAYER0, _DRAW = A.CH_CARD0, A.CH_PLAYER0, A.DRAW  # read by game_apply
 
 # The outcomes of a deck or pile by its content (a cache: a pile's content decides them).
 _OUTCOMES: dict[tuple, tuple[tuple[int, float], ...]] = {}
@@ -481,21 +481,26 @@ def apply(s: State, action: int, player: int | None, n: int, trace: list | None 
     if s.queue:
         apply_chance(w, action)
     else:
-        ph = w.phase
-        if ph == P_TURN:
-            turn(w, (w.initiator + 1 + w.pos) % n, action)
-        elif ph == P_FISTS:
-            w.put_fist(player, action - A.FIST0)
-        elif ph == P_BLOCK:
-            start_block(w, action, n)
-        elif ph in SEQ_PHASES:
-            apply_seq(w, (w.initiator + w.pos) % n, action, ph)
-        elif ph == P_PICK:
-            pick(w, action)
-        else:
-            card_choice(w, (w.initiator + 1 + w.pos) % n, action, ph)
+        _decide(w, action, player, n)
     run(w, n, trace)
     return w.freeze()
+
+
+def _decide(w: Work, action: int, player: int | None, n: int) -> None:
+    """Plays a player's ``action`` on the working copy ``w`` (no chance node pending)."""
+    ph = w.phase
+    if ph == P_TURN:
+        turn(w, (w.initiator + 1 + w.pos) % n, action)
+    elif ph == P_FISTS:
+        w.put_fist(player, action - A.FIST0)
+    elif ph == P_BLOCK:
+        start_block(w, action, n)
+    elif ph in SEQ_PHASES:
+        apply_seq(w, (w.initiator + w.pos) % n, action, ph)
+    elif ph == P_PICK:
+        pick(w, action)
+    else:
+        card_choice(w, (w.initiator + 1 + w.pos) % n, action, ph)
 
 
 def game_apply(game: Any, s: State, action: int, player: int | None = None) -> State:
@@ -530,23 +535,11 @@ def game_apply(game: Any, s: State, action: int, player: int | None = None) -> S
         if type(action) is not int or not 0 <= action < _CH_PLAYER0:
             check_action(s, action, n)
         w = Work(s)
-        ph = w.phase
-        if ph == P_TURN:
-            if action == _DRAW and w.flags & F_COMMITTED:  # turn(): a committed player draws again
-                w.need -= 1
-                w.queue = (*w.queue, _DRAW_TASK[(w.initiator + 1 + w.pos) % n])
-            else:
-                turn(w, (w.initiator + 1 + w.pos) % n, action)
-        elif ph == P_FISTS:
-            w.put_fist(player, action - _FIST0)
-        elif ph == P_BLOCK:
-            start_block(w, action, n)
-        elif ph in SEQ_PHASES:
-            apply_seq(w, (w.initiator + w.pos) % n, action, ph)
-        elif ph == P_PICK:
-            pick(w, action)
+        if action == _DRAW and w.phase == P_TURN and w.flags & F_COMMITTED:  # turn(): a committed player draws again
+            w.need -= 1
+            w.queue = (*w.queue, _DRAW_TASK[(w.initiator + 1 + w.pos) % n])
         else:
-            card_choice(w, (w.initiator + 1 + w.pos) % n, action, ph)
+            _decide(w, action, player, n)
     run(w, n)
     return w.freeze()
 
