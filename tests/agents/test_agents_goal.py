@@ -160,3 +160,14 @@ def test_kingpins_two_player_search_is_the_same_for_both_goals():
             agent.act(obs)
             results[goal] = (agent.last.visits, agent.last.values)
         assert results["returns"] == results["win"]
+
+
+def test_kingpins_plays_for_the_win_with_four_players():
+    """Kingpins' hints: goal=win at four players (docs/agents.md, the 200-game row), the place
+    returns below (unmeasured at three players; the same search at two)."""
+    for n, goal in ((2, "returns"), (3, "returns"), (4, "win")):
+        game = kingmaker.make("kingpins", players=n)
+        for level in ("normal", "hard"):
+            assert make_agent(f"ismcts:{level}", game).config.goal == goal
+        assert make_agent("ismcts:normal", game).config.depth == 0
+    assert make_agent("ismcts:normal/goal=returns", kingmaker.make("kingpins", players=4)).config.goal == "returns"
