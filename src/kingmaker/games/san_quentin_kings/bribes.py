@@ -60,30 +60,15 @@ def _targets(s: Any, p: int, n: int) -> tuple[set[int], list[int]]:
     """Returns the pieces in the other players' fight areas (``area_targets``) as the offsets
     ``(holder * MAXP + owner) * 3 + type`` of their take and kill codes, and those players."""
     pieces = s.pieces
-    offs = set()
-    holders = []
-    for h in range(n):
-        if h != p:
-            f = h * PSIZE + FIGHT
-            x = (h * A.MAXP + h) * 3
-            if pieces[f]:
-                offs.add(x)
-            if pieces[f + 1]:
-                offs.add(x + 1)
-            if pieces[f + 2]:
-                offs.add(x + 2)
-            if pieces[f] or pieces[f + 1] or pieces[f + 2]:
-                holders.append(h)
-    for h, o, t in s.bribed:
-        if h != p:
-            offs.add((h * A.MAXP + o) * 3 + t)
-            if h not in holders:
-                holders.append(h)
-    return offs, holders
+    holders = [h for h in range(n) if h != p and any(pieces[h * PSIZE + FIGHT : h * PSIZE + FIGHT + 3])]
+    for h, _o, _t in s.bribed:
+        if h != p and h not in holders:
+            holders.append(h)
+    return _target_offsets(pieces, s.bribed, p, n), holders
 
 
 def _target_offsets(pieces: Any, bribed: Any, p: int, n: int) -> set[int]:
-    """``_targets(s, p, n)[0]`` alone (the offsets of the take and kill codes)."""
+    """The offsets of ``_targets`` alone (the take and kill codes' offsets)."""
     offs = {(h * A.MAXP + o) * 3 + t for h, o, t in bribed if h != p}
     for h in range(n):
         if h != p:
@@ -107,7 +92,7 @@ def piece_bribes(s: Any, p: int, n: int) -> list[int]:
     """Returns the bribes of ``bribe_actions`` that move pieces (take, free, kill), in its order."""
     pieces = s.pieces
     if s.bribed:
-        offs = sorted(_target_offsets(pieces, s.bribed, p, n))  # _targets(s, p, n)[0]
+        offs = sorted(_target_offsets(pieces, s.bribed, p, n))
         takes = [A.TAKE0 + x for x in offs]
         kills = [A.KILL0 + x for x in offs]
     else:  # only the holders' own pieces: their codes come in order, each once
