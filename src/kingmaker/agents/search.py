@@ -395,6 +395,7 @@ class ISMCTSAgent:
         current_player = game.current_player
         apply = game.apply
         chance_outcomes = game.chance_outcomes
+        draw = bound_chance(game)  # the game's own sampler of a chance outcome, if it has one
         legal_actions = game.legal_actions
         acting_players = game.acting_players
         is_terminal = game.is_terminal
@@ -426,7 +427,7 @@ class ISMCTSAgent:
                 if cp == TERMINAL:
                     break
                 if cp == CHANCE:
-                    s = apply(s, sample_chance(chance_outcomes(s), rng))
+                    s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
                     steps += 1
                     continue
                 if cp >= 0:
@@ -474,7 +475,7 @@ class ISMCTSAgent:
                         if est is not None:
                             break
                     if cp == CHANCE:
-                        s = apply(s, sample_chance(chance_outcomes(s), rng))
+                        s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
                         steps += 1
                         continue
                     if cp >= 0:
@@ -564,6 +565,16 @@ def bound_evaluate(game: Game, win: bool = False) -> Callable[[Any], tuple[float
         fn = getattr(game.bot, "evaluate_state", None)
         return None if fn is None else partial(fn, game)
     return game.evaluate
+
+
+def bound_chance(game: Game) -> Callable[[Any, random.Random], int] | None:
+    """Returns the game's own chance sampler ``game.sample_chance_outcome(s, rng)``, or None.
+
+    A game may offer one where building the list of ``chance_outcomes`` is dear; it must
+    return ``sample_chance(game.chance_outcomes(s), rng)`` with the same draws (the same
+    outcome, the stream left in the same place), so a search is the same with or without it.
+    """
+    return getattr(game, "sample_chance_outcome", None)
 
 
 def bound_info_key(game: Game) -> Callable[[Any, int | None], str]:

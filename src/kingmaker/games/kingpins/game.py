@@ -101,6 +101,7 @@ class Kingpins(Game):
     new_initial_state = rules.new_initial_state
     current_player = rules.current_player
     chance_outcomes = rules.chance_outcomes
+    sample_chance_outcome = rules.sample_chance_outcome  # the search's sampler (same draws, no list)
     legal_actions = rules.legal_actions
     _play_actions = rules._play_actions
     apply = rules.apply

@@ -24,6 +24,7 @@ that binds them as methods is in ``game.py``. This module depends only on
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import repeat
 from typing import TYPE_CHECKING
 
@@ -111,6 +112,25 @@ def _outcome_tables(n: int) -> tuple[tuple[tuple[tuple[int, float], ...], ...], 
     return out
 
 
+# _SUMS[n]: the running sums p, p + p, ... (n terms, p = 1 / n, added one at a time) that
+# core.match.sample_chance reaches over the outcomes of a stockpile of n cards: the ranked
+# kinds come first, each with share p, so these are its floats there, exactly.
+_SUMS: dict[int, tuple[float, ...]] = {}
+# _SELECT[c]: the set bits of the 12-bit chunk c, lowest first.
+_SELECT = tuple(tuple(j for j in range(12) if c >> j & 1) for c in range(4096))
+
+
+def _sums(n: int) -> tuple[float, ...]:
+    p = 1.0 / n
+    acc = 0.0
+    out = []
+    for _ in range(n):
+        acc += p
+        out.append(acc)
+    sums = _SUMS[n] = tuple(out)
+    return sums
+
+
 def new_initial_state(game: Kingpins) -> State:
     n = game.num_players
     return make(DEAL, 0, 0, 0, (0,) * n, FULL_DECK, _EMPTY_STACKS, 0, False, 0, False,
@@ -142,6 +162,54 @@ def chance_outcomes(game: Kingpins, s: State) -> list[tuple[int, float]]:
     hi = u >> 24 & 0xFFFFFF
     return [*c0[lo & 63], *c1[lo >> 6 & 63], *c2[lo >> 12 & 63], *c3[lo >> 18], *c4[hi & 63],
             *c5[hi >> 6 & 63], *c6[hi >> 12 & 63], *c7[hi >> 18], *top[u >> 48 & 255]]
+
+
+def sample_chance_outcome(game: Kingpins, s: State, rng) -> int:
+    """Returns ``core.match.sample_chance(chance_outcomes(s), rng)`` without building the list.
+
+    The same single ``rng.random()`` draw is compared with the same running sums (the
+    ranked kinds' ones read from ``_SUMS``, the Femme Fatales' and Hideouts' added one by
+    one as there), so the card and the stream after are the same (checked in
+    tests/games/kingpins/test_kingpins_chance_sampler.py).
+    """
+    ph = s.phase
+    if ph > COLLECT:
+        raise IllegalActionError(f"{game.name}: a chance outcome asked at a {node_name(current_player(game, s))} node")
+    u = s.unseen
+    if ph == DEAL and s.deal >= game.hand_deal:
+        u &= ~FF_ALL_BITS  # ruling KP-3, as in chance_outcomes
+    n = u.bit_count()
+    sums = _SUMS.get(n) or _sums(n)
+    r = rng.random()
+    ranked = u & _RANKED_BITS
+    m = ranked.bit_count()
+    i = bisect_right(sums, r, 0, m)  # the first ranked outcome whose running sum passes r
+    if i < m:  # the i-th ranked kind held, lowest first
+        c = ranked & 4095
+        k = c.bit_count()
+        if i < k:
+            return _SELECT[c][i]
+        i -= k
+        c = ranked >> 12 & 4095
+        k = c.bit_count()
+        if i < k:
+            return 12 + _SELECT[c][i]
+        i -= k
+        c = ranked >> 24 & 4095
+        k = c.bit_count()
+        if i < k:
+            return 24 + _SELECT[c][i]
+        return 36 + _SELECT[ranked >> 36][i - k]
+    acc = sums[m - 1] if m else 0.0
+    p = 1.0 / n
+    top = u >> 48
+    for j in range(4):
+        if top >> j & 1:
+            acc += p * 2 if top >> (j + 4) & 1 else p  # p * m there (m copies): the same floats
+            if r < acc:
+                return NUM_RANKED + j
+    # sample_chance's fall-back: the last outcome listed.
+    return NUM_RANKED + (top & 15).bit_length() - 1 if top & 15 else ranked.bit_length() - 1
 
 
 def legal_actions(game: Kingpins, s: State, player: int | None = None) -> list[int]:
