@@ -389,6 +389,7 @@ class ISMCTSAgent:
             cut = None
         direct = heuristic if rollout == "heuristic" else None  # the rollout policy, called directly
         policy = _policy(game, rollout, cfg.epsilon, rng, heuristic)
+        roll = bound_rollout(game) if direct is not None else None
         hint = heuristic if prior != "none" else None
         puct = prior == "puct"
         own = cfg.opponents == "own"
@@ -465,7 +466,10 @@ class ISMCTSAgent:
                     stopped = True
                     break
             # ---- the rollout, from the new edge to the end (or the cut) ---------------
-            if expanded and not stopped:
+            if expanded and not stopped and roll is not None:  # the game's own rollout loop
+                s, cp, steps, est = roll(s, rng, rolled, steps, overrun, cut, evaluate,
+                                         deadline if it > 1 else None, clock)
+            elif expanded and not stopped:
                 while True:
                     cp = current_player(s)
                     if cp == TERMINAL:
@@ -575,6 +579,23 @@ def bound_chance(game: Game) -> Callable[[Any, random.Random], int] | None:
     outcome, the stream left in the same place), so a search is the same with or without it.
     """
     return getattr(game, "sample_chance_outcome", None)
+
+
+def bound_rollout(game: Game) -> Callable[..., tuple[Any, int, int, Any]] | None:
+    """Returns the game's own heuristic rollout loop ``bot.rollout`` bound to ``game``, or None.
+
+    ``bot.rollout(game, s, rng, rolled, steps, overrun, cut, evaluate, deadline, clock)``
+    returns ``(state, cp, steps, estimate)`` after the steps the rollout loop of
+    ``_search_one`` takes with the heuristic policy (the same moves, draws, cut and stops;
+    cp is TERMINAL where the game ended). It is used only where the search would call
+    the bot's own heuristic and evaluation, i.e. the game overrides neither.
+    """
+    fn = getattr(game.bot, "rollout", None)
+    if fn is None or _delegated(game, "heuristic_action", game.bot, "heuristic_action") is None:
+        return None
+    if "evaluate" in vars(game) or type(game).evaluate is not Game.evaluate:
+        return None
+    return partial(fn, game)
 
 
 def bound_info_key(game: Game) -> Callable[[Any, int | None], str]:

@@ -23,7 +23,9 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from ...core.api import CHANCE, TERMINAL
 from . import actions as A
+from . import rules
 from .data import (
     AB_ALL_CLEAR,
     AB_COLLECT,
@@ -48,7 +50,7 @@ from .data import (
     VALUE,
     remove_card,
 )
-from .state import DEAL, PLAY, RUB_OUT, State
+from .state import COLLECT, DEAL, END, PLAY, RUB_OUT, State
 
 if TYPE_CHECKING:
     from .game import Kingpins
@@ -390,3 +392,38 @@ def win_chances(game: Kingpins, s: State) -> tuple[float, ...] | None:
     if total <= 0.0:
         return standings_value(game, s)
     return tuple(v / total for v in out)
+
+
+def rollout(game: Kingpins, s: State, rng: random.Random, rolled: int, steps: int, overrun: int,
+            cut: int | None, evaluate, deadline: float | None, clock) -> tuple[State, int, int, tuple | None]:
+    """The search's heuristic rollout from ``s``, written out for Kingpins (``search.bound_rollout``).
+
+    It takes the steps of the rollout loop in ``agents.search`` with this heuristic, the
+    rules' ``apply`` and ``sample_chance_outcome``, and the same stream: the same moves
+    and cards, ``evaluate`` asked where it can answer (a round just scored: at any other
+    state ``evaluate_state`` and ``win_chances`` answer None) once ``cut`` rollout
+    decisions were made, and the same stops (``steps`` past ``overrun``, or past the
+    ``deadline``). Returns the state reached, TERMINAL if it ends the game (CHANCE where
+    the rollout was cut, else the last player), the steps taken and the estimate (or None).
+    """
+    apply = rules.apply
+    draw = rules.sample_chance_outcome
+    heuristic = heuristic_action
+    while True:
+        ph = s.phase
+        if ph <= COLLECT:  # a chance node: DEAL, DRAW or COLLECT
+            if ph == DEAL and cut is not None and rolled >= cut and not s.deal and s.history:
+                est = evaluate(s)
+                if est is not None:
+                    return s, CHANCE, steps, est
+            s = apply(game, s, draw(game, s, rng))
+            steps += 1
+            continue
+        if ph == END:
+            return s, TERMINAL, steps, None
+        cur = s.current  # PLAY or RUB_OUT
+        s = apply(game, s, heuristic(game, s, cur, rng), cur)
+        rolled += 1
+        steps += 1
+        if steps > overrun or (deadline is not None and clock() > deadline):
+            return s, cur, steps, None
