@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 _STRIDE = NUM_KINDS * 8
 _NOT_FF = ~FF_ALL_BITS  # every card but the Femme Fatales
+_END_TURN = A.END_TURN
 
 
 def _chain(hand: int, k: int) -> int:
@@ -399,7 +400,8 @@ def rollout(game: Kingpins, s: State, rng: random.Random, rolled: int, steps: in
     """The search's heuristic rollout from ``s``, written out for Kingpins (``search.bound_rollout``).
 
     It takes the steps of the rollout loop in ``agents.search`` with this heuristic, the
-    rules' ``apply`` and ``sample_chance_outcome``, and the same stream: the same moves
+    rules' ``apply`` and ``sample_chance_outcome`` (a turn's end and its draw in one go),
+    and the same stream: the same moves
     and cards, ``evaluate`` asked where it can answer (a round just scored: at any other
     state ``evaluate_state`` and ``win_chances`` answer None) once ``cut`` rollout
     decisions were made, and the same stops (``steps`` past ``overrun``, or past the
@@ -408,6 +410,8 @@ def rollout(game: Kingpins, s: State, rng: random.Random, rolled: int, steps: in
     """
     apply = rules.apply
     draw = rules.sample_chance_outcome
+    draw_kind = rules.draw_kind
+    drawn = rules._drawn
     heuristic = heuristic_action
     while True:
         ph = s.phase
@@ -422,8 +426,17 @@ def rollout(game: Kingpins, s: State, rng: random.Random, rolled: int, steps: in
         if ph == END:
             return s, TERMINAL, steps, None
         cur = s.current  # PLAY or RUB_OUT
-        s = apply(game, s, heuristic(game, s, cur, rng), cur)
+        a = heuristic(game, s, cur, rng)
         rolled += 1
         steps += 1
+        if a == _END_TURN and s.unseen and not s.no_draw:
+            # The turn ends with a draw: the DRAW node between is skipped (nothing is asked
+            # there), the card drawn from the same stockpile with the same draw.
+            if steps > overrun or (deadline is not None and clock() > deadline):
+                return apply(game, s, a, cur), cur, steps, None
+            s = drawn(game, s, draw_kind(s.unseen, rng))
+            steps += 1
+            continue
+        s = apply(game, s, a, cur)
         if steps > overrun or (deadline is not None and clock() > deadline):
             return s, cur, steps, None

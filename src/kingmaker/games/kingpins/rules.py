@@ -178,6 +178,11 @@ def sample_chance_outcome(game: Kingpins, s: State, rng) -> int:
     u = s.unseen
     if ph == DEAL and s.deal >= game.hand_deal:
         u &= ~FF_ALL_BITS  # ruling KP-3, as in chance_outcomes
+    return draw_kind(u, rng)
+
+
+def draw_kind(u: int, rng) -> int:
+    """Returns the kind of a card drawn from the set ``u`` as ``sample_chance_outcome`` does."""
     n = u.bit_count()
     sums = _SUMS.get(n) or _sums(n)
     r = rng.random()
@@ -347,32 +352,7 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
             return o  # type: ignore[return-value]
         return _apply_play(game, s, action)
     if ph == DRAW and type(action) is int and 0 <= action < NUM_KINDS and s.unseen >> action & 1:
-        # The card drawn at the end of a turn (the most common chance node, written out here):
-        # the next player's turn begins.
-        u = s.unseen
-        u &= CLEAR[action + 4] if action >= NUM_RANKED and u >> (action + 4) & 1 else CLEAR[action]
-        cur = s.current
-        hands = list(s.hands)
-        hand = hands[cur]
-        hands[cur] = hand | (BIT[action + 4] if action >= NUM_RANKED and hand >> action & 1 else BIT[action])
-        cur += 1
-        o = _Filling()
-        o.phase = PLAY
-        o.round = s.round
-        o.current = 0 if cur == game.num_players else cur
-        o.deal = s.deal
-        o.hands = tuple(hands)
-        o.unseen = u
-        o.stacks = s.stacks
-        o.discards = s.discards
-        o.played = False
-        o.passes = s.passes
-        o.no_draw = False
-        o.totals = s.totals
-        o.history = s.history
-        o.last_hands = s.last_hands
-        o.__class__ = State
-        return o  # type: ignore[return-value]
+        return _drawn(game, s, action)  # the card drawn at the end of a turn (the most common chance node)
     if ph == RUB_OUT:
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise _no_action(action)
@@ -395,6 +375,36 @@ def apply(game: Kingpins, s: State, action: int, player: int | None = None) -> S
         raise InvalidActionError(f"{action!r} is not a chance outcome offered here (a card kind left to "
                                  "deal or draw)", text=str(action))
     return _apply_chance(game, s, action)
+
+
+def _drawn(game: Kingpins, s: State, k: int) -> State:
+    """The state after the current player, ending a turn, drew a card of kind ``k`` (in the
+    stockpile): the next player's turn. ``s`` is the DRAW node, or the PLAY node whose
+    'end turn' leads there (they differ only in the phase): the search's rollout skips that node."""
+    u = s.unseen
+    u &= CLEAR[k + 4] if k >= NUM_RANKED and u >> (k + 4) & 1 else CLEAR[k]
+    cur = s.current
+    hands = list(s.hands)
+    hand = hands[cur]
+    hands[cur] = hand | (BIT[k + 4] if k >= NUM_RANKED and hand >> k & 1 else BIT[k])
+    cur += 1
+    o = _Filling()
+    o.phase = PLAY
+    o.round = s.round
+    o.current = 0 if cur == game.num_players else cur
+    o.deal = s.deal
+    o.hands = tuple(hands)
+    o.unseen = u
+    o.stacks = s.stacks
+    o.discards = s.discards
+    o.played = False
+    o.passes = s.passes
+    o.no_draw = False
+    o.totals = s.totals
+    o.history = s.history
+    o.last_hands = s.last_hands
+    o.__class__ = State
+    return o  # type: ignore[return-value]
 
 
 def _no_action(action: object) -> InvalidActionError:
