@@ -118,53 +118,52 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
         _LAST_TAKES[0] = (stacks, (t0, t1, t2, t3, t4, t5, t6, t7, fits))  # one assignment: read whole
     plays: list[tuple[float, int]] = []
     dumps: list[tuple[float, int]] = []
-    if hand & fits:  # a card fits: the plays k * 8 + t, in action order
-        found: list[int] = []
-        if hand & t0:
-            _plays(found, hand & t0, 0)
-        if hand & t1:
-            _plays(found, hand & t1, 1)
-        if hand & t2:
-            _plays(found, hand & t2, 2)
-        if hand & t3:
-            _plays(found, hand & t3, 3)
-        if hand & t4:
-            _plays(found, hand & t4, 4)
-        if hand & t5:
-            _plays(found, hand & t5, 5)
-        if hand & t6:
-            _plays(found, hand & t6, 6)
-        if hand & t7:
-            _plays(found, hand & t7, 7)
-        if hand.bit_count() == 1:
-            return found[0]  # the last card: the round ends with nothing in hand (one kind: one card)
-        if len(found) > 1:
-            found.sort()
-        k_last = -1
-        v = 0.0
+    m = hand & fits
+    if m:  # a card fits: the plays k * 8 + t in action order (kind by kind, each onto its stacks)
+        if hand.bit_count() == 1:  # the last card: the round ends with nothing in hand
+            t = 0
+            for tk in (t0, t1, t2, t3, t4, t5, t6, t7):
+                if tk & m:
+                    return (m.bit_length() - 1) * 8 + t
+                t += 1
         abilities = game.abilities
-        for a in found:
-            k = a >> 3
+        while m:
+            low = m & -m
+            m ^= low
+            k = low.bit_length() - 1
             if k == FF_RED or k == FF_BLACK:
                 continue  # a Femme Fatale on an empty space would kill it (KP-4): keep her to slip a card under
-            if k != k_last:
-                after = hand & CLEAR[k + 4] if k >= NUM_RANKED and hand >> (k + 4) & 1 else hand & CLEAR[k]
-                v = VALUE[k] + 1 + 0.5 * (_chain(after, k) if after & ONTO_BITS[k] else 0)
-                ab = ABILITY[k]
-                if ab and abilities:  # _bonus, written out
-                    if ab == AB_COLLECT:
-                        if s.unseen:
-                            v += 3.0
-                    elif ab == AB_ALL_CLEAR:
-                        if s.unseen and not s.no_draw:
-                            v += 4.0
-                    elif ab == AB_RUB_OUT and after & RUB_OUT_BITS:
+            after = hand & CLEAR[k + 4] if k >= NUM_RANKED and hand >> (k + 4) & 1 else hand & CLEAR[k]
+            v = VALUE[k] + 1 + 0.5 * (_chain(after, k) if after & ONTO_BITS[k] else 0)
+            ab = ABILITY[k]
+            if ab and abilities:  # _bonus, written out
+                if ab == AB_COLLECT:
+                    if s.unseen:
                         v += 3.0
-                k_last = k
-            if stacks[a & 7] or a & 7 >= 4:  # onto a card, or a kingpin into an empty corner
-                plays.append((v, a))
-            else:
-                dumps.append((v, a))
+                elif ab == AB_ALL_CLEAR:
+                    if s.unseen and not s.no_draw:
+                        v += 4.0
+                elif ab == AB_RUB_OUT and after & RUB_OUT_BITS:
+                    v += 3.0
+            # Onto a card, or a kingpin into an empty corner: a play; onto an empty original
+            # stack: a dump.
+            a = k * 8
+            if t0 & low:
+                (plays if stacks[0] else dumps).append((v, a))
+            if t1 & low:
+                (plays if stacks[1] else dumps).append((v, a + 1))
+            if t2 & low:
+                (plays if stacks[2] else dumps).append((v, a + 2))
+            if t3 & low:
+                (plays if stacks[3] else dumps).append((v, a + 3))
+            if t4 & low:
+                plays.append((v, a + 4))
+            if t5 & low:
+                plays.append((v, a + 5))
+            if t6 & low:
+                plays.append((v, a + 6))
+            if t7 & low:
+                plays.append((v, a + 7))
     ff = hand & FF_BITS
     if ff:
         unders = []
@@ -205,14 +204,6 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
         if moves:
             return moves[int(noise() * len(moves))]
     return A.END_TURN
-
-
-def _plays(found: list[int], m: int, t: int) -> None:
-    """Appends the plays onto stack ``t`` of the kinds in ``m`` (bits), lowest kind first."""
-    while m:
-        low = m & -m
-        m ^= low
-        found.append((low.bit_length() - 1) * 8 + t)
 
 
 def _rub_out(hand: int, rng: random.Random) -> int:
