@@ -71,6 +71,7 @@ __all__ = [
 
 ROLLOUTS = ("random", "heuristic", "mixed", "auto")
 GOALS = ("returns", "win")
+BELIEFS = ("none", "model")
 # "auto" rolls out with the heuristic unless a heuristic decision costs more than this much
 # CPU time on average over a probe rollout (then too few rollouts would fit in a second);
 # the probe stops after this share of the time budget.
@@ -124,6 +125,11 @@ class SearchConfig:
             with the greatest return, 0 to the others (where a rollout is cut short,
             the game's ``bot.win_chances`` estimate when it has one, else its
             ``evaluate``). With two players, or win-or-lose returns, the two agree.
+        belief: how the hidden cards are dealt in each determinisation. ``none``: as the
+            game's ``sample_hidden`` deals them, from the view alone; ``model``: the agent
+            follows the play (``inform``) and the game's ``belief`` module deals them as the
+            rivals' public play suggests (in Kingpins: a rival who ended its turn held no
+            card that fitted). Games without a ``belief`` module deal as with ``none``.
         workers: root-parallel searches, each with the whole budget and its own random
             stream (seeded from the agent's), merged at the root by summing the visit
             counts; they run in forked processes where the platform allows it, one after
@@ -142,6 +148,7 @@ class SearchConfig:
     depth: int | None = None
     workers: int = 1
     goal: str = "returns"
+    belief: str = "none"
 
     def __post_init__(self) -> None:
         check_budget(self.iterations, self.seconds, "an IS-MCTS budget")
@@ -158,6 +165,8 @@ class SearchConfig:
             raise GameError(f"goal {self.goal!r} is not known; use {' or '.join(GOALS)}", allowed=list(GOALS))
         if self.workers < 1:
             raise GameError(f"workers must be at least 1, not {self.workers}")
+        if self.belief not in BELIEFS:
+            raise GameError(f"belief {self.belief!r} is not known; use {' or '.join(BELIEFS)}", allowed=list(BELIEFS))
         if self.prior not in ("none", "heuristic", "puct", "auto"):
             raise GameError(f"prior {self.prior!r} is not known; use none, heuristic, puct or auto")
 
@@ -190,6 +199,7 @@ _FIELDS = {
     "depth": int,
     "workers": int,
     "goal": str,
+    "belief": str,
 }
 # Settings that "none" clears.
 _OPTIONAL = ("iterations", "seconds", "depth")
@@ -279,6 +289,7 @@ class ISMCTSAgent:
         self.slow: bool | None = None  # is the heuristic too slow for rollouts? (once known)
         self.rollout: str | None = None  # the rollout policy and prior of the last search
         self.prior: str | None = None
+        self.notes: Any = None  # what the game's belief module noted of the play so far
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
@@ -289,7 +300,29 @@ class ISMCTSAgent:
         if len(legal) == 1:
             self.last = SearchStats(iterations=0, seconds=0.0, visits={legal[0]: 0})
             return legal[0]
-        return self.search(obs)
+        return self.search(self._believing(obs))
+
+    def listens(self, game: Game) -> bool:
+        """True when the agent follows the play (``belief=model`` and the game has a belief)."""
+        return self.config.belief == "model" and getattr(game, "belief", None) is not None
+
+    def inform(self, obs: Observation, player: int, action: int | None) -> None:
+        """Notes an action as the seat saw it (``obs``: its observation before the action)."""
+        game = obs.game
+        # Any determinisation of the view will do: the belief reads only public parts.
+        s = obs.sample(random.Random(0))
+        self.notes = game.belief.belief_update(game, self.notes, s, obs.player, player, action)
+
+    def _believing(self, obs: Observation) -> Observation:
+        """Returns ``obs`` with its determinisations dealt by the game's belief, if it has notes."""
+        notes = self.notes
+        game = obs.game
+        if notes is None or not self.listens(game):
+            return obs
+        deal = game.belief.belief_sample
+        base, me = obs.sample, obs.player
+        return Observation(game, me, obs.view, obs.legal_actions,
+                           lambda rng: deal(game, base(rng), me, notes, rng), obs.rng)
 
     def _slow_heuristic(self, obs: Observation) -> bool:
         """Returns True when the game's heuristic is too slow to roll out with freely.

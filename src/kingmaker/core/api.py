@@ -232,6 +232,16 @@ class Game:
     # evaluate). Each function takes the game first: ``views.view(game, s, player)``.
     views: ClassVar[Any] = None
     bot: ClassVar[Any] = None
+    # Optional: what a seat may infer from the others' public play, for the search's
+    # determinisations (``SearchConfig.belief="model"``). The module provides
+    # ``belief_update(game, notes, s, observer, player, action) -> notes`` (``s`` a
+    # determinisation of the observer's view before the action, ``action`` None where the
+    # observer does not see it) and ``belief_sample(game, s, observer, notes, rng)``: a
+    # state with the same view as ``s`` for the observer, its hidden parts dealt again.
+    belief: ClassVar[Any] = None
+    # True when every player sees every decision (its action id): the match may then tell
+    # each seat's agent the action (``inform``); otherwise a seat is told only that it happened.
+    public_moves: ClassVar[bool] = False
 
     def __init__(self, players: int, **options: Any) -> None:
         self.num_players = players

@@ -68,7 +68,14 @@ class Observation:
 
 @runtime_checkable
 class Agent(Protocol):
-    """Anything with ``act(observation) -> action``."""
+    """Anything with ``act(observation) -> action``.
+
+    An agent may also follow the play between its turns: when it has ``listens(game)``
+    returning True, the match calls ``inform(observation, player, action)`` after every
+    action, with the seat's observation of the state before it, who acted (CHANCE for
+    chance) and the action when the game's decisions are public (``Game.public_moves``;
+    None otherwise, and always for chance).
+    """
 
     def act(self, obs: Observation) -> int: ...
 
@@ -104,6 +111,11 @@ class Match:
         self.log: list[LogEntry] = []
         self._views_log: list[tuple[Any, int, int]] = []  # (state before, player, action)
         self._seat_logs: dict[int | None, tuple[int, list[str]]] = {}
+        # Agents that follow the play (``listens(game)`` true): told of each action by ``inform``.
+        self._listeners = [
+            (seat, a) for seat, a in enumerate(self.agents)
+            if a is not None and getattr(a, "listens", None) is not None and a.listens(game)
+        ]
 
     # ---- what anyone may ask ---------------------------------------------------
     @property
@@ -144,7 +156,9 @@ class Match:
 
     def observation(self, player: int) -> Observation:
         """Returns what ``player`` is given to decide: never the true state."""
-        state = self._state
+        return self._observation(self._state, player)
+
+    def _observation(self, state: Any, player: int) -> Observation:
         game = self.game
         # The sampler starts from a state already resampled for this seat, so not even
         # its closure holds the true hidden parts. Samples depend only on the view (the
@@ -184,6 +198,13 @@ class Match:
         self.log.append(LogEntry(player, action, self.game.action_to_str(s, action)))
         self._views_log.append((s, player, action))
         self._state = new
+        if self._listeners:
+            # Agents that follow the play are told of every action as their seat saw it: their
+            # observation before it, who acted, and the action where the game makes decisions
+            # public (never a chance outcome: a drawn card is not theirs to see).
+            told = action if player >= 0 and self.game.public_moves else None
+            for seat, agent in self._listeners:
+                agent.inform(self._observation(s, seat), player, told)
 
     def step_chance(self) -> int:
         """Draws and applies one chance outcome with the match's stream."""

@@ -15,7 +15,7 @@ from ...core.api import CHANCE, Game, Option
 from ...core.errors import InvalidActionError
 from ...core.registry import register
 from . import actions as A
-from . import bot, rules, view
+from . import belief, bot, rules, view
 from .data import HAND_SIZE, NUM_KINDS, ROUNDS
 from .state import State
 
@@ -59,6 +59,8 @@ class Kingpins(Game):
     conformance_hidden_every = 7
     views = view
     bot = bot
+    belief = belief
+    public_moves = True  # plays, moves, ends of turn and Rub Out discards are all face up
 
     def __init__(self, players: int, **options: Any) -> None:
         # Rank points: 1 for the best, 0 for the worst, evenly between; ties share the mean.
