@@ -167,7 +167,7 @@ def heuristic_action(game: Kingpins, s: State, player: int, rng: random.Random) 
     ff = hand & FF_BITS
     if ff:
         unders = []
-        for t in range(8):
+        for t in range(4):  # (a corner's bottom card is its kingpin: nothing slips under it)
             st = stacks[t]
             if st and UNDER_BITS[st[0]] & hand:
                 for k in UNDER[st[0]]:
@@ -243,10 +243,11 @@ _LAST_TAKES: list[tuple[object, tuple[int, ...]]] = [(None, ())]
 
 def _find_moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
     s0, s1, s2, s3, s4, s5, s6, s7 = stacks
-    # The kinds one above some stack's bottom card, in the opposite colour, against the top cards.
+    # The kinds one above some stack's bottom card, in the opposite colour, against the top
+    # cards. Only an original stack can move: a corner's bottom card is its kingpin (only a
+    # kingpin starts a corner, and nothing slips under one), and nothing is one above a kingpin.
     under = ((UNDER_BITS[s0[0]] if s0 else 0) | (UNDER_BITS[s1[0]] if s1 else 0) | (UNDER_BITS[s2[0]] if s2 else 0)
-             | (UNDER_BITS[s3[0]] if s3 else 0) | (UNDER_BITS[s4[0]] if s4 else 0) | (UNDER_BITS[s5[0]] if s5 else 0)
-             | (UNDER_BITS[s6[0]] if s6 else 0) | (UNDER_BITS[s7[0]] if s7 else 0))
+             | (UNDER_BITS[s3[0]] if s3 else 0))
     out: list[int] = []
     if not under:
         return out
@@ -255,7 +256,7 @@ def _find_moves(stacks: tuple[tuple[int, ...], ...]) -> list[int]:
             | (BIT[s6[-1]] if s6 else 0) | (BIT[s7[-1]] if s7 else 0))
     if not under & tops:
         return out  # no bottom card fits on any top card (a stack never fits on its own top)
-    for a in range(8):
+    for a in range(4):
         st = stacks[a]
         if st:
             up = UNDER_BITS[st[0]]
