@@ -64,16 +64,15 @@ def _chain(hand: int, k: int) -> int:
     """Returns the value of the cards from ``hand`` that could follow ``k`` down a stack."""
     total = 0
     cur = k
-    while True:
+    while hand & ONTO_BITS[cur]:
         best = -1
         for j in ONTO[cur]:
             if hand >> j & 1 and (best < 0 or VALUE[j] > VALUE[best]):
                 best = j
-        if best < 0:
-            return total
         total += VALUE[best] + 1
-        hand = remove_card(hand, best)
+        hand &= CLEAR[best + 4] if best >= NUM_RANKED and hand >> (best + 4) & 1 else CLEAR[best]  # remove_card
         cur = best
+    return total
 
 
 def _bonus(game: Kingpins, s: State, k: int, hand_after: int) -> float:

@@ -534,8 +534,24 @@ def _end_round(game: Kingpins, s: State, hands: tuple[int, ...], stacks: tuple, 
                  totals, history, hands)
 
 
+# Hand scores already worked out, by hand, without and with abilities (every rollout of the
+# search scores the hands at its round's end; a hand is a small int, and the tables are
+# emptied when they grow large).
+_SCORES: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+
 def hand_score(game: Kingpins, hand: int) -> int:
     """Returns a hand's round score: card values, then Alibi and Lie Low (with abilities)."""
+    known = _SCORES[game.abilities]
+    score = known.get(hand)
+    if score is None:
+        if len(known) >= 65536:
+            known.clear()
+        score = known[hand] = _hand_score(game, hand)
+    return score
+
+
+def _hand_score(game: Kingpins, hand: int) -> int:
     ks = kinds(hand)
     if not game.abilities:
         return sum(VALUE[k] for k in ks)

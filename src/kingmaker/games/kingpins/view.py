@@ -290,6 +290,22 @@ def observation_tensor(game: Kingpins, s: State, player: int) -> array:
 def information_state_string(game: Kingpins, s: State, player: int | None) -> str:
     """Returns a canonical key of all ``player`` may know (None: a spectator, who sees no
     hand), built from state fields (cheap)."""
+    stacks = s.stacks
+    shown = _STACKS_TEXT.get(stacks)
+    if shown is None:
+        if len(_STACKS_TEXT) >= 65536:
+            _STACKS_TEXT.clear()
+        shown = _STACKS_TEXT[stacks] = f"{stacks}"
+    history, last_hands = s.history, s.last_hands
+    past = _LAST_PAST[0]
+    if past[0] is not history or past[1] is not last_hands:
+        past = _LAST_PAST[0] = (history, last_hands, f"{history}|{last_hands}")  # one assignment: read whole
     return (f"{player}|{s.phase}|{s.round}|{s.current}|{s.deal if s.phase == DEAL else ''}|"
-            f"{'' if player is None else s.hands[player]}|{[h.bit_count() for h in s.hands]}|{s.unseen.bit_count()}|{s.stacks}|"
-            f"{s.discards}|{s.played:d}{s.no_draw:d}{s.passes}|{s.history}|{s.last_hands}")
+            f"{'' if player is None else s.hands[player]}|{[h.bit_count() for h in s.hands]}|{s.unseen.bit_count()}|"
+            f"{shown}|{s.discards}|{s.played:d}{s.no_draw:d}{s.passes}|{past[2]}")
+
+
+# The text of the stacks, by stacks (emptied when it grows large), and that of the last
+# round scores and shown hands asked for (they change only between rounds).
+_STACKS_TEXT: dict[tuple[tuple[int, ...], ...], str] = {}
+_LAST_PAST: list[tuple[object, object, str]] = [(None, None, "")]
