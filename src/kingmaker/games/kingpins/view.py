@@ -50,8 +50,11 @@ from .data import (
     ABILITIES,
     ABILITY,
     ABILITY_KEYS,
+    BIT,
+    CLEAR,
     CORNERS,
     NUM_KINDS,
+    NUM_RANKED,
     ROUNDS,
     STACK_NAMES,
     card_info,
@@ -175,20 +178,37 @@ def sample_hidden(game: Kingpins, s: State, player: int | None, rng: random.Rand
     if s.phase == END:
         return s
     hands = list(s.hands)
-    pool = kinds(s.unseen)
-    for q, h in enumerate(hands):
-        if q != player:
-            pool += kinds(h)
-    pool.sort()
+    last = _LAST_POOL[0]
+    if last[0] is not s or last[1] != player:
+        pool = kinds(s.unseen)
+        for q, h in enumerate(hands):
+            if q != player:
+                pool += kinds(h)
+        pool.sort()
+        # Kept with the state: a search resamples the same state again and again.
+        last = _LAST_POOL[0] = (s, player, tuple(pool), from_kinds(pool))  # one assignment: read whole
+    pool = list(last[2])
     shuffle(pool, rng)
+    rest = last[3]  # the pool as a set: the stockpile once the hands are dealt from it
     i = 0
     for q, h in enumerate(hands):
         if q != player:
             size = h.bit_count()
-            hands[q] = from_kinds(pool[i:i + size])
+            h = 0
+            for k in pool[i:i + size]:  # from_kinds, and the card taken out of the rest (remove_card)
+                if k >= NUM_RANKED:
+                    h |= BIT[k + 4] if h >> k & 1 else BIT[k]
+                    rest &= CLEAR[k + 4] if rest >> (k + 4) & 1 else CLEAR[k]
+                else:
+                    h |= BIT[k]
+                    rest &= CLEAR[k]
+            hands[q] = h
             i += size
-    return make(s.phase, s.round, s.current, s.deal, tuple(hands), from_kinds(pool[i:]), s.stacks,
+    return make(s.phase, s.round, s.current, s.deal, tuple(hands), rest, s.stacks,
                 s.discards, s.played, s.passes, s.no_draw, s.totals, s.history, s.last_hands)
+
+
+_LAST_POOL: list[tuple[object, int | None, tuple[int, ...], int]] = [(None, None, (), 0)]
 
 
 def observe_action(game: Kingpins, s: State, action: int, player: int | None, observer: int | None) -> str | None:
