@@ -304,7 +304,7 @@ class ISMCTSAgent:
 
     def listens(self, game: Game) -> bool:
         """True when the agent follows the play (``belief=model`` and the game has a belief)."""
-        return self.config.belief == "model" and getattr(game, "belief", None) is not None
+        return getattr(self.config, "belief", "none") == "model" and getattr(game, "belief", None) is not None
 
     def inform(self, obs: Observation, player: int, action: int | None) -> None:
         """Notes an action as the seat saw it (``obs``: its observation before the action)."""
@@ -315,7 +315,7 @@ class ISMCTSAgent:
 
     def _believing(self, obs: Observation) -> Observation:
         """Returns ``obs`` with its determinisations dealt by the game's belief, if it has notes."""
-        notes = self.notes
+        notes = getattr(self, "notes", None)  # subclasses that set up their own fields have none
         game = obs.game
         if notes is None or not self.listens(game):
             return obs

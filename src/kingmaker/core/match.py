@@ -173,6 +173,20 @@ class Match:
             self.agent_rngs[player],
         )
 
+    def tell(self, agent: Any, seat: int, start: int = 0) -> int:
+        """Informs ``agent`` (of ``seat``) of the actions from ``start`` on, as ``_push`` would have;
+        returns how many actions it now knows. For agents made after the play began (a server's
+        bots, made again after a restart): nothing the seat saw is lost. A no-op for agents
+        that do not follow the play."""
+        end = len(self._views_log)
+        listens = getattr(agent, "listens", None)
+        if listens is None or not listens(self.game):
+            return end
+        public = self.game.public_moves
+        for s, player, action in self._views_log[start:end]:
+            agent.inform(self._observation(s, seat), player, action if player >= 0 and public else None)
+        return end
+
     @property
     def state(self) -> Any:
         """The true state. Only the authority (server, tests, records) reads it; never an agent."""
@@ -204,7 +218,7 @@ class Match:
             # public (never a chance outcome: a drawn card is not theirs to see).
             told = action if player >= 0 and self.game.public_moves else None
             for seat, agent in self._listeners:
-                agent.inform(self._observation(s, seat), player, told)
+                agent.inform(self._observation(s, seat), player, told)  # as ``tell`` does
 
     def step_chance(self) -> int:
         """Draws and applies one chance outcome with the match's stream."""

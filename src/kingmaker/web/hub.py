@@ -691,7 +691,9 @@ class Hub(Fanout):
 
         obs = live.match.observation(seat)
         try:
-            return make_agent(spec, live.game).act(obs), "agent"
+            agent = make_agent(spec, live.game)
+            live.match.tell(agent, seat)  # an agent that follows the play hears of it all first
+            return agent.act(obs), "agent"
         except Exception:
             log.exception("match %s: bot of seat %d failed; it plays a random move", live.id, seat)
             return obs.rng.choice(obs.legal_actions), "error"

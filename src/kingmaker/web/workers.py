@@ -37,6 +37,7 @@ MatchRecord = tuple[str, str, int, dict, int, tuple[tuple[int, int], ...]]
 
 _MATCHES: OrderedDict[str, Match] = OrderedDict()  # per worker: the last matches it rebuilt
 _AGENTS: dict[tuple[str, int, str], Any] = {}
+_TOLD: dict[tuple[str, int, str], int] = {}  # how many of its match's actions each agent was told
 _KEEP = 32
 
 
@@ -68,6 +69,7 @@ def _rebuild(rec: MatchRecord, cache: bool = True) -> Match:
         for k in list(_AGENTS):
             if k[0] == mid:
                 del _AGENTS[k]
+                _TOLD.pop(k, None)
     for player, action in actions[len(m.log):]:
         if player == CHANCE:
             got = m.step_chance()
@@ -83,6 +85,7 @@ def _rebuild(rec: MatchRecord, cache: bool = True) -> Match:
             for k in list(_AGENTS):
                 if k[0] == old:
                     del _AGENTS[k]
+                    _TOLD.pop(k, None)
     return m
 
 
@@ -102,13 +105,18 @@ def bot_move(rec: MatchRecord, seat: int, spec: str, cpu_seconds: float | None) 
         agent = _AGENTS.get(key)
         if agent is None:
             agent = _AGENTS[key] = make_agent(spec, m.game)
+        # An agent that follows the play hears of the actions since it last moved (all of them
+        # when it is new, e.g. after a restart).
+        _TOLD[key] = m.tell(agent, seat, _TOLD.get(key, 0))
         action = agent.act(obs)
     except _OutOfTime:
         _AGENTS.pop(key, None)  # its search state may be half-updated
+        _TOLD.pop(key, None)
         how, action = "timeout", obs.rng.choice(obs.legal_actions)
     except Exception:  # a bot's bug must not stall the match
         log.exception("match %s: bot %r of seat %d failed; it plays a random move", rec[0], spec, seat)
         _AGENTS.pop(key, None)
+        _TOLD.pop(key, None)
         how, action = "error", obs.rng.choice(obs.legal_actions)
     finally:
         if limited:

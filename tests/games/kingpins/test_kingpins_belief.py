@@ -221,3 +221,66 @@ def test_a_believing_search_is_reproducible_and_plays_legally():
         assert agents[0].notes is not None
         results.append((tuple(e.action for e in m.log), m.returns()))
     assert results[0] == results[1]
+
+
+def test_an_agent_told_the_play_afterwards_knows_what_a_live_one_knows():
+    """A server's bot made after a restart hears of the whole play (``Match.tell``): same notes."""
+    g = _game(4)
+    live = make_agent("ismcts:normal/iterations=20/seconds=none/belief=model", g)
+    m = Match(g, [live] + [make_agent("heuristic", g) for _ in range(3)], seed=4)
+    for _ in range(200):
+        if m.is_over():
+            break
+        m.step()
+    late = make_agent("ismcts:normal/iterations=20/seconds=none/belief=model", g)
+    assert m.tell(late, 0) == len(m.log)
+    assert late.notes == live.notes and any(live.notes)
+    # Told in two parts (a replayed match), the same again; an agent that does not follow
+    # the play is left alone.
+    half = len(m.log) // 2
+    twice = make_agent("ismcts:normal/iterations=20/seconds=none/belief=model", g)
+    m2 = Match(g, [None] * 4, seed=4)
+    for e in m.log[:half]:
+        if e.player == CHANCE:
+            assert m2.step_chance() == e.action
+        else:
+            m2.play(e.action, e.player)
+    told = m2.tell(twice, 0)
+    for e in m.log[half:]:
+        if e.player == CHANCE:
+            assert m2.step_chance() == e.action
+        else:
+            m2.play(e.action, e.player)
+    m2.tell(twice, 0, told)
+    assert twice.notes == live.notes
+    plain = make_agent("ismcts:normal/iterations=20/seconds=none", g)
+    assert m.tell(plain, 0) == len(m.log) and plain.notes is None
+
+
+def test_a_server_bot_follows_the_play_across_moves_and_restarts():
+    """The web's bot workers tell a following agent what it missed (made anew after a restart)."""
+    workers = pytest.importorskip("kingmaker.web.workers")
+    g = _game(3)
+    spec = "ismcts:normal/iterations=10/seconds=none/belief=model"
+    live = make_agent(spec, g)
+    m = Match(g, [live, make_agent("heuristic", g), make_agent("heuristic", g)], seed=9)
+    actions: list[list[int]] = []
+    asked = 0
+    while not m.is_over() and asked < 6:
+        if m.current_player == 0:
+            rec = ("belief-test", "kingpins", 3, {}, 9, [list(x) for x in actions])
+            workers.bot_move(rec, 0, spec, None)
+            agent = workers._AGENTS[("belief-test", 0, spec)]
+            assert agent.notes == live.notes
+            asked += 1
+        m.step()
+        actions = [[e.player, e.action] for e in m.log]
+    assert asked == 6 and any(live.notes)
+    workers._MATCHES.clear()  # a restart: the match and its agents are made again from the record
+    workers._AGENTS.clear()
+    workers._TOLD.clear()
+    while m.current_player != 0:
+        m.step()
+    rec = ("belief-test", "kingpins", 3, {}, 9, [[e.player, e.action] for e in m.log])
+    workers.bot_move(rec, 0, spec, None)
+    assert workers._AGENTS[("belief-test", 0, spec)].notes == live.notes
