@@ -13,14 +13,15 @@ import dataclasses
 import random
 
 import pytest
+import seeded_positions
 from kingpins_helpers import k, position
 
 import kingmaker
 from kingmaker.agents import make_agent
 from kingmaker.agents.search import SearchConfig, parse_level
-from kingmaker.core.api import CHANCE, TERMINAL
+from kingmaker.core.api import CHANCE
 from kingmaker.core.errors import GameError
-from kingmaker.core.match import Match, sample_chance
+from kingmaker.core.match import Match
 from kingmaker.games.kingpins import actions as A
 from kingmaker.games.kingpins import belief as B
 from kingmaker.games.kingpins import bot
@@ -34,20 +35,6 @@ def _game(n: int = 4):
 
 def _held(mask: int, forbidden: int) -> int:
     return sum(1 for x in kinds(mask) if forbidden >> x & 1)
-
-
-def _positions(g, seed: int, games: int):
-    """Yields (state, player) at decisions of seeded heuristic games."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        s = g.new_initial_state()
-        while g.current_player(s) != TERMINAL:
-            cp = g.current_player(s)
-            if cp == CHANCE:
-                s = g.apply(s, sample_chance(g.chance_outcomes(s), rng))
-                continue
-            yield s, cp
-            s = g.apply(s, bot.heuristic_action(g, s, cp, rng), cp)
 
 
 class _Follower:
@@ -126,7 +113,7 @@ def test_belief_sample_keeps_the_view_and_meets_the_notes(players):
     g = _game(players)
     rng = random.Random(players)
     met = 0
-    for i, (s, p) in enumerate(_positions(g, 100 + players, 6)):
+    for i, (s, p) in enumerate(seeded_positions.positions(g, 100 + players, 6, bot.heuristic_action, 1.0)):
         if i % 5:
             continue
         notes = tuple(
