@@ -605,24 +605,19 @@ def bound_evaluate(game: Game, win: bool = False) -> Callable[[Any], tuple[float
 
 
 def bound_chance(game: Game) -> Callable[[Any, random.Random], int] | None:
-    """Returns the game's own chance sampler ``game.sample_chance_outcome(s, rng)``, or None.
-
-    A game may offer one where building the list of ``chance_outcomes`` is dear; it must
-    return ``sample_chance(game.chance_outcomes(s), rng)`` with the same draws (the same
-    outcome, the stream left in the same place), so a search is the same with or without it.
-    """
+    """Returns the game's own ``sample_chance_outcome(s, rng)`` or None. It must draw as
+    ``sample_chance(game.chance_outcomes(s), rng)`` does (same outcome, same stream after)."""
     return getattr(game, "sample_chance_outcome", None)
 
 
 def bound_rollout(game: Game) -> Callable[..., tuple[Any, int, int, Any]] | None:
-    """Returns the game's own heuristic rollout loop ``bot.rollout`` bound to ``game``, or None.
+    """Returns the game's own heuristic rollout ``bot.rollout`` bound to ``game``, or None.
 
     ``bot.rollout(game, s, rng, rolled, steps, overrun, cut, evaluate, deadline, clock)``
-    returns ``(state, cp, steps, estimate)`` after the steps the rollout loop of
-    ``_search_one`` takes with the heuristic policy (the same moves, draws, cut and stops;
-    cp is TERMINAL where the game ended). It is used only where the search would call
-    the bot's own heuristic and evaluation, i.e. the game overrides neither.
-    """
+    returns ``(state, cp, steps, estimate)`` after the steps of the rollout loop of
+    ``_search_one`` with the heuristic policy (the same moves, draws, cut and stops; cp is
+    TERMINAL where the game ended); used only where the game overrides neither
+    ``heuristic_action`` nor ``evaluate``."""
     fn = getattr(game.bot, "rollout", None)
     if fn is None or _delegated(game, "heuristic_action", game.bot, "heuristic_action") is None:
         return None
