@@ -388,7 +388,7 @@ def win_chances(game: Kingpins, s: State) -> tuple[float, ...] | None:
 
 def rollout(game: Kingpins, s: State, rng: random.Random, rolled: int, steps: int, overrun: int,
             cut: int | None, evaluate, deadline: float | None, clock) -> tuple[State, int, int, tuple | None]:
-    """The search's heuristic rollout from ``s``, written out for Kingpins (``search.bound_rollout``).
+    """The search's heuristic rollout from ``s``, written out for Kingpins (``agents.bound.bound_rollout``).
 
     It takes the steps of the rollout loop in ``agents.search`` with this heuristic, the
     rules' ``apply`` and ``sample_chance_outcome`` (a turn's end and its draw in one go),
