@@ -58,9 +58,23 @@ def frozen_state(cls: type) -> type:
     ``object.__setattr__`` by name; this one calls the slots' own setters,
     bound once. Instances stay frozen (assignment raises FrozenInstanceError),
     compare and hash by value. Use it as the decorator of every game state.
+
+    ``cls._Filling`` is the state's mutable twin, a class with the same slots in the
+    same order: a rules' hot path may make ``o = State._Filling()``, store the fields
+    into it with plain slot stores (several times cheaper than any frozen setter) and
+    end with ``o.__class__ = State``. The object is then a ``State`` like any other
+    (value, equality, hash, repr, pickling); the twin is never seen outside.
     """
     cls = dataclasses.dataclass(frozen=True, slots=True)(cls)
     names = [f.name for f in dataclasses.fields(cls)]
+    if tuple(cls.__slots__) != tuple(names):
+        raise TypeError(f"{cls.__name__}'s slots must be its fields in order")
+    cls._Filling = type(
+        f"{cls.__name__}Filling",
+        (),
+        {"__slots__": tuple(names), "__module__": cls.__module__,
+         "__doc__": f"The mutable twin of {cls.__name__} (see ``frozen_state``)."},
+    )
     env = {f"_set_{n}": cls.__dict__[n].__set__ for n in names}
     args = ", ".join(names)
     body = "".join(f"    _set_{n}(self, {n})\n" for n in names) or "    pass\n"

@@ -169,13 +169,9 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
     MOVES_LEFT, TIRED, QUIET, WINDOW, PICK_PLAYER, PICK_N, PICK_KIND, PICK_GANG, RESP,
     RESP_PLAYER, RESP_PAWN, ESC_CARD, WEAK_NEXT, RESULT, REASON,
 ) = range(len(FIELDS))
-class _Filling:
-    """A mutable twin of ``State`` (the same slots in the same order): ``State.__init__``
-    fills the new object as one of these, then makes it a ``State`` again. Plain slot
-    stores are several times cheaper than calling each slot's setter; the value, its
-    equality, hash and repr are the same."""
-
-    __slots__ = FIELDS
+# The mutable twin (core.api.frozen_state): ``State.__init__`` and ``build`` fill a new object
+# as one of these with plain slot stores, then make it a ``State``.
+_Filling = State._Filling
 
 
 def _make_init() -> object:

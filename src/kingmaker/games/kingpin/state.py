@@ -21,7 +21,7 @@ Fields::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ...core.api import frozen_state
 
 CHOOSE = 0
 DRAW = 1
@@ -40,7 +40,7 @@ STUCK = "no-action"            # the loser had no action to take (ruling KP-R7)
 DAWN = "dawn"                  # A Very Long Night ended at dawn (ruling KP-R9)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_state
 class State:
     phase: int
     current: int
@@ -55,18 +55,10 @@ class State:
     exited: int = -1
 
 
-class _Filling:
-    """A mutable twin of ``State`` (the same slots in the same order): ``State.__init__``
-    fills the new object as one of these, then makes it a ``State`` again. Plain slot
-    stores are several times cheaper than the frozen dataclass's ``object.__setattr__``
-    per field; the value, its equality, hash and repr are the same."""
-
-    __slots__ = State.__slots__
-
-
-if _Filling.__slots__ != tuple(f for f in State.__dataclass_fields__):
-    raise TypeError("State's slots must be its fields in order")
-
+# The mutable twin (core.api.frozen_state): ``State.__init__`` fills the new object as one of
+# these with plain slot stores, then makes it a ``State`` again (several times cheaper than a
+# frozen dataclass's ``object.__setattr__`` per field; the value is the same).
+_Filling = State._Filling
 _set = object.__setattr__
 
 
