@@ -289,6 +289,8 @@ class ISMCTSAgent:
         name: the label used in the arena.
     """
 
+    notes: Any = None  # what the game's belief module noted of the play so far (per agent, once set)
+
     def __init__(self, config: SearchConfig | None = None, name: str = "ismcts") -> None:
         self.config = config or LEVELS["normal"]
         self.name = name
@@ -296,7 +298,6 @@ class ISMCTSAgent:
         self.slow: bool | None = None  # is the heuristic too slow for rollouts? (once known)
         self.rollout: str | None = None  # the rollout policy and prior of the last search
         self.prior: str | None = None
-        self.notes: Any = None  # what the game's belief module noted of the play so far
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
@@ -322,7 +323,7 @@ class ISMCTSAgent:
 
     def _believing(self, obs: Observation) -> Observation:
         """Returns ``obs`` with its determinisations dealt by the game's belief, if it has notes."""
-        notes = getattr(self, "notes", None)  # subclasses that set up their own fields have none
+        notes = self.notes
         game = obs.game
         if notes is None or not self.listens(game):
             return obs

@@ -112,10 +112,7 @@ class Match:
         self._views_log: list[tuple[Any, int, int]] = []  # (state before, player, action)
         self._seat_logs: dict[int | None, tuple[int, list[str]]] = {}
         # Agents that follow the play (``listens(game)`` true): told of each action by ``inform``.
-        self._listeners = [
-            (seat, a) for seat, a in enumerate(self.agents)
-            if a is not None and getattr(a, "listens", None) is not None and a.listens(game)
-        ]
+        self._listeners = [(seat, a) for seat, a in enumerate(self.agents) if self._follows(a)]
 
     # ---- what anyone may ask ---------------------------------------------------
     @property
@@ -179,13 +176,21 @@ class Match:
         bots, made again after a restart): nothing the seat saw is lost. A no-op for agents
         that do not follow the play."""
         end = len(self._views_log)
-        listens = getattr(agent, "listens", None)
-        if listens is None or not listens(self.game):
-            return end
-        public = self.game.public_moves
-        for s, player, action in self._views_log[start:end]:
-            agent.inform(self._observation(s, seat), player, action if player >= 0 and public else None)
+        if self._follows(agent):
+            for s, player, action in self._views_log[start:end]:
+                self._inform(agent, seat, s, player, action)
         return end
+
+    def _follows(self, agent: Any) -> bool:
+        listens = getattr(agent, "listens", None)
+        return listens is not None and bool(listens(self.game))
+
+    def _inform(self, agent: Any, seat: int, s: Any, player: int, action: int) -> None:
+        """Tells ``agent`` of one action as ``seat`` saw it: its observation before it, who
+        acted, and the action where the game makes decisions public (never a chance outcome:
+        a drawn card is not the seat's to see)."""
+        told = action if player >= 0 and self.game.public_moves else None
+        agent.inform(self._observation(s, seat), player, told)
 
     @property
     def state(self) -> Any:
@@ -212,13 +217,8 @@ class Match:
         self.log.append(LogEntry(player, action, self.game.action_to_str(s, action)))
         self._views_log.append((s, player, action))
         self._state = new
-        if self._listeners:
-            # Agents that follow the play are told of every action as their seat saw it: their
-            # observation before it, who acted, and the action where the game makes decisions
-            # public (never a chance outcome: a drawn card is not theirs to see).
-            told = action if player >= 0 and self.game.public_moves else None
-            for seat, agent in self._listeners:
-                agent.inform(self._observation(s, seat), player, told)  # as ``tell`` does
+        for seat, agent in self._listeners:
+            self._inform(agent, seat, s, player, action)
 
     def step_chance(self) -> int:
         """Draws and applies one chance outcome with the match's stream."""
