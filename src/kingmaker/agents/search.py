@@ -99,6 +99,9 @@ def check_budget(iterations: int | None, seconds: float | None, what: str) -> No
         raise GameError(f"seconds must be positive, not {seconds}")
 
 
+OPPONENTS = ("public", "own", "model")
+
+
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     """The knobs of one IS-MCTS agent.
@@ -123,7 +126,12 @@ class SearchConfig:
         survival: in a lost co-operative game, credit ``survival * t`` where t is
             the share of the game's maximal length played (a longer defence is better).
         opponents: ``public`` keys the other players' information sets by the public
-            view (single-observer), ``own`` by their own views (multiple-observer).
+            view (single-observer), ``own`` by their own views (multiple-observer);
+            ``model`` gives the other players no information sets at all: in the tree as
+            in the rollouts they play the rollout policy (the game's heuristic with
+            ``rollout=heuristic``), so that the whole budget goes to the seat's own
+            decisions (an opponent model: right against heuristic bots, and a guess
+            against anyone else).
         depth: cut rollouts short with the game's ``evaluate``: after this many
             rollout decisions, the first state the game can judge ends the rollout
             and its estimate is backed up (None: always roll out to the end).
@@ -166,8 +174,9 @@ class SearchConfig:
             )
         if self.depth is not None and self.depth < 0:
             raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
-        if self.opponents not in ("public", "own"):
-            raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
+        if self.opponents not in OPPONENTS:
+            raise GameError(f"opponents {self.opponents!r} is not known; use {', '.join(OPPONENTS)}",
+                            allowed=list(OPPONENTS))
         if self.goal not in GOALS:
             raise GameError(f"goal {self.goal!r} is not known; use {' or '.join(GOALS)}", allowed=list(GOALS))
         if self.workers < 1:
@@ -434,6 +443,7 @@ class ISMCTSAgent:
         hint = heuristic if prior != "none" else None
         puct = prior == "puct"
         own = cfg.opponents == "own"
+        model = cfg.opponents == "model"
         current_player = game.current_player
         apply = game.apply
         chance_outcomes = game.chance_outcomes
@@ -482,6 +492,8 @@ class ISMCTSAgent:
                     if expanded:  # the rest of a simultaneous node: the rollout policy
                         a = policy(s, p)
                         rolled += 1
+                    elif model and p != me:  # an opponent plays the model: no node, no statistics
+                        a = direct(s, p, rng) if direct is not None else policy(s, p)
                     else:
                         if first and p == me:
                             node = root
