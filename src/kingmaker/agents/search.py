@@ -145,6 +145,12 @@ class SearchConfig:
             follows the play (``inform``) and the game's ``belief`` module deals them as the
             rivals' public play suggests (in Kingpins: a rival who ended its turn held no
             card that fitted). Games without a ``belief`` module deal as with ``none``.
+        tree: how many decisions the tree holds on one iteration's path (None: no
+            limit). Past them every player, the seat too, plays the rollout policy, so
+            ``tree=1`` is a flat Monte Carlo search of the root's moves: each move's value
+            is the mean of its rollouts, not an average over the replies the tree tried
+            below it (which, with many moves and few visits, are mostly untried and thus
+            poor replies that flatter the move).
         workers: root-parallel searches, each with the whole budget and its own random
             stream (seeded from the agent's), merged at the root by summing the visit
             counts; they run in forked processes where the platform allows it, one after
@@ -161,6 +167,7 @@ class SearchConfig:
     survival: float = 0.0
     opponents: str = "public"
     depth: int | None = None
+    tree: int | None = None
     workers: int = 1
     goal: str = "returns"
     belief: str = "none"
@@ -174,6 +181,8 @@ class SearchConfig:
             )
         if self.depth is not None and self.depth < 0:
             raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
+        if self.tree is not None and self.tree < 1:
+            raise GameError(f"tree must be at least 1 (or none), not {self.tree}")
         if self.opponents not in OPPONENTS:
             raise GameError(f"opponents {self.opponents!r} is not known; use {', '.join(OPPONENTS)}",
                             allowed=list(OPPONENTS))
@@ -213,12 +222,13 @@ _FIELDS = {
     "survival": float,
     "opponents": str,
     "depth": int,
+    "tree": int,
     "workers": int,
     "goal": str,
     "belief": str,
 }
 # Settings that "none" clears.
-_OPTIONAL = ("iterations", "seconds", "depth")
+_OPTIONAL = ("iterations", "seconds", "depth", "tree")
 # Levels that take a game's search hints; "easy" stays a search that knows nothing of the game.
 HINTED_LEVELS = ("normal", "hard")
 
@@ -426,6 +436,7 @@ class ISMCTSAgent:
         overrun = max_len + 1  # a game that runs past its bound is scored as it stands
         c = cfg.exploration
         cut = cfg.depth
+        tree = cfg.tree if cfg.tree is not None else overrun + 1
         clock = time.perf_counter
         start = clock()
         deadline = None if cfg.seconds is None else start + cfg.seconds
@@ -489,7 +500,8 @@ class ISMCTSAgent:
                     if first and me in players:  # the root decision comes first
                         players = (me,) + tuple(p for p in players if p != me)
                 for p in players:
-                    if expanded:  # the rest of a simultaneous node: the rollout policy
+                    if expanded or len(path) >= tree:  # the rest: the rollout policy
+                        expanded = True
                         a = policy(s, p)
                         rolled += 1
                     elif model and p != me:  # an opponent plays the model: no node, no statistics
