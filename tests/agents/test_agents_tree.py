@@ -5,6 +5,8 @@ flat Monte Carlo search of the root's moves: each move is judged by the mean of
 its rollouts. A toy game shows why that can be the stronger search at a small
 budget: the rival has many replies, the tree tries the untried ones first, and
 the few visits a move gets are then mostly poor replies that flatter it.
+``prior=breadth`` is the other cure the same toy shows: every move is tried at
+the root, and below it the replies mostly follow the heuristic (PUCT).
 """
 
 from __future__ import annotations
@@ -79,10 +81,10 @@ class ManyReplies(Game):
         return 0  # safe for player 0; the punishing reply for player 1
 
 
-def _search(tree: int | None, seed: int) -> ISMCTSAgent:
+def _search(tree: int | None, seed: int, prior: str = "heuristic") -> ISMCTSAgent:
     game = ManyReplies(2)
     s = game.new_initial_state()
-    agent = ISMCTSAgent(SearchConfig(iterations=80, seconds=None, rollout="heuristic", prior="heuristic",
+    agent = ISMCTSAgent(SearchConfig(iterations=80, seconds=None, rollout="heuristic", prior=prior,
                                      tree=tree))
     obs = Observation(game, 0, game.view(s, 0), game.legal_actions(s, 0), lambda rng: s, random.Random(seed))
     agent.act(obs)
@@ -106,6 +108,16 @@ def test_a_whole_tree_is_flattered_by_the_untried_replies_at_a_small_budget():
     assert max(deep.last.visits, key=deep.last.visits.get) == RISKY
 
 
+def test_breadth_tries_every_root_move_and_follows_the_heuristic_below():
+    breadth = _search(None, 0, prior="breadth")
+    assert breadth.last.nodes == 2  # the rival's node is searched...
+    # ...but its replies mostly follow its heuristic (the punishing one), so the risky
+    # move is judged by the reply it will meet; both root moves were tried.
+    assert breadth.last.values[RISKY] < 0.6
+    assert min(breadth.last.visits.values()) >= 1
+    assert max(breadth.last.visits, key=breadth.last.visits.get) == SAFE
+
+
 def test_tree_two_keeps_the_rivals_node():
     assert _search(2, 0).last.nodes == 2
 
@@ -123,6 +135,9 @@ def test_tree_is_parsed_and_checked():
     assert parse_level("hard/tree=none", hints={"tree": 1}).tree is None
     assert parse_level("hard", hints={"hard": {"tree": 3}}).tree == 3
     assert parse_level("normal").tree is None
+    assert parse_level("normal/prior=breadth").prior == "breadth"
+    with pytest.raises(GameError, match="use none, heuristic, puct, breadth, auto"):
+        parse_level("normal/prior=wide")
     with pytest.raises(GameError, match="tree must be at least 1"):
         parse_level("normal/tree=0")
     with pytest.raises(GameError, match="not a int"):

@@ -100,6 +100,7 @@ def check_budget(iterations: int | None, seconds: float | None, what: str) -> No
 
 
 OPPONENTS = ("public", "own", "model")
+PRIORS = ("none", "heuristic", "puct", "breadth", "auto")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +122,10 @@ class SearchConfig:
         prior: ``heuristic`` tries the heuristic's move first at a new node, then
             the other untried actions, then ISUCT; ``puct`` gives the heuristic's move
             most of a PUCT prior (a small budget mostly deepens the heuristic's line);
+            ``breadth`` is ``heuristic`` at the root (every move is tried) and ``puct``
+            below it (the replies, and the seat's later moves, mostly follow the
+            heuristic, and other moves are tried as the visits grow), so that a move's
+            value is not the mean over replies taken one by one in random order;
             ``none`` tries untried actions in random order, then ISUCT; ``auto`` is
             ``puct`` when the heuristic is slow (see ``rollout``), else ``heuristic``.
         survival: in a lost co-operative game, credit ``survival * t`` where t is
@@ -192,8 +197,8 @@ class SearchConfig:
             raise GameError(f"workers must be at least 1, not {self.workers}")
         if self.belief not in BELIEFS:
             raise GameError(f"belief {self.belief!r} is not known; use {' or '.join(BELIEFS)}", allowed=list(BELIEFS))
-        if self.prior not in ("none", "heuristic", "puct", "auto"):
-            raise GameError(f"prior {self.prior!r} is not known; use none, heuristic, puct or auto")
+        if self.prior not in PRIORS:
+            raise GameError(f"prior {self.prior!r} is not known; use {', '.join(PRIORS)}", allowed=list(PRIORS))
 
 
 # Difficulty levels: a budget and a policy each. The iteration budget is what the level
@@ -453,6 +458,7 @@ class ISMCTSAgent:
         roll = bound_rollout(game) if direct is not None else None
         hint = heuristic if prior != "none" else None
         puct = prior == "puct"
+        breadth = prior == "breadth"
         own = cfg.opponents == "own"
         model = cfg.opponents == "model"
         current_player = game.current_player
@@ -517,7 +523,7 @@ class ISMCTSAgent:
                             acts = legal_actions(s, p)
                             if node is None:
                                 node = table[key] = {}
-                        if puct:
+                        if puct or (breadth and node is not root):
                             a = _select_prior(node, acts, rng, s, p, heuristic)
                         else:
                             a = _select(node, acts, c, rng, s, p, hint)
