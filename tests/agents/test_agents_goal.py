@@ -172,3 +172,14 @@ def test_kingpins_plays_for_the_win_with_three_or_four_players():
             assert make_agent(f"ismcts:{level}", game).config.goal == goal
         assert make_agent("ismcts:normal", game).config.depth == 0
     assert make_agent("ismcts:normal/goal=returns", kingmaker.make("kingpins", players=4)).config.goal == "returns"
+
+
+def test_kingpins_tries_every_move_first_and_lets_the_heuristic_lead_below_at_four_players():
+    """Kingpins' hints: prior=breadth at four players only (docs/agents.md, Issue 16 §2: more
+    wins against heuristic bots there, none at three); a spec's own prior still wins."""
+    for n, prior in ((2, "auto"), (3, "auto"), (4, "breadth")):
+        game = kingmaker.make("kingpins", players=n)
+        for level in ("normal", "hard"):
+            assert make_agent(f"ismcts:{level}", game).config.prior == prior
+    assert make_agent("ismcts:normal/prior=heuristic", kingmaker.make("kingpins", players=4)).config.prior == "heuristic"
+    assert make_agent("ismcts:easy", kingmaker.make("kingpins", players=4)).config.prior == "none"

@@ -215,8 +215,8 @@ def test_an_agent_told_the_play_afterwards_knows_what_a_live_one_knows():
     g = _game(4)
     live = make_agent("ismcts:normal/iterations=20/seconds=none/belief=model", g)
     m = Match(g, [live] + [make_agent("heuristic", g) for _ in range(3)], seed=4)
-    for _ in range(200):
-        if m.is_over():
+    for step in range(600):  # into the play, to a point where the live agent has notes
+        if m.is_over() or (step >= 200 and any(live.notes)):
             break
         m.step()
     late = make_agent("ismcts:normal/iterations=20/seconds=none/belief=model", g)
