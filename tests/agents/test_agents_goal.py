@@ -12,17 +12,17 @@ import math
 import random
 
 import pytest
+from toys import MovesSoFar
 
 import kingmaker
 from kingmaker import CHANCE, TERMINAL, GameError, Observation
 from kingmaker.agents import make_agent
 from kingmaker.agents.search import ISMCTSAgent, SearchConfig, parse_level, win_shares
-from kingmaker.core.api import Game
 from kingmaker.core.match import sample_chance
 from kingmaker.games.kingpins import bot as kingpins_bot
 
 
-class SafeOrBold(Game):
+class SafeOrBold(MovesSoFar):
     """Three players; player 0 plays safe (a sure second place) or bold (a third of a
     chance to win, else last). Safe pays more in place returns, bold more in wins."""
 
@@ -31,12 +31,6 @@ class SafeOrBold(Game):
 
     def __init__(self, players: int = 3, **options):
         super().__init__(players, **options)
-
-    def max_game_length(self) -> int:
-        return 2
-
-    def new_initial_state(self):
-        return ()
 
     def current_player(self, s):
         if not s:
@@ -51,9 +45,6 @@ class SafeOrBold(Game):
     def chance_outcomes(self, s):
         return [(0, 1 / 3), (1, 2 / 3)]
 
-    def apply(self, s, action, player=None):
-        return s + (action,)
-
     def returns(self, s):
         if s == (0,):
             return (0.5, 1.0, 0.0)  # second place
@@ -62,12 +53,6 @@ class SafeOrBold(Game):
         if s == (1, 1):
             return (0.0, 1.0, 0.5)  # last
         return (0.0, 0.0, 0.0)
-
-    def view(self, s, player):
-        return {"moves": list(s)}
-
-    def sample_hidden(self, s, player, rng):
-        return s
 
     def action_to_str(self, s, action):
         return ("safe", "bold")[action] if not s else f"outcome {action}"

@@ -12,20 +12,20 @@ from __future__ import annotations
 import random
 
 import pytest
+from toys import OneReply
 
 import kingmaker
-from kingmaker import TERMINAL, GameError, Match
+from kingmaker import GameError, Match
 from kingmaker.agents import make_agent
 from kingmaker.agents import search as search_module
 from kingmaker.agents.search import ISMCTSAgent, SearchConfig, parse_level
-from kingmaker.core.api import Game
 from kingmaker.core.match import Observation
 
 SAFE, BAIT = 0, 1
 TAKE, LEAVE = 0, 1
 
 
-class Bait(Game):
+class Bait(OneReply):
     """Player 0 takes a safe 0.6, or offers a bait; player 1 may take it (0 to player 0) or leave it (1).
 
     A rival that plays for itself takes the bait, so the safe move is right; the
@@ -34,29 +34,6 @@ class Bait(Game):
 
     id = "toy-bait"
     name = "Bait"
-    perfect_information = True
-    has_chance = False
-    min_players = max_players = 2
-
-    def max_game_length(self) -> int:
-        return 2
-
-    def new_initial_state(self):
-        return ()
-
-    def current_player(self, s):
-        if not s:
-            return 0
-        if s == (BAIT,):
-            return 1
-        return TERMINAL
-
-    def legal_actions(self, s, player=None):
-        cp = self.current_player(s)
-        return [0, 1] if cp >= 0 and player in (None, cp) else []
-
-    def apply(self, s, action, player=None):
-        return (*s, action)
 
     def returns(self, s):
         if s == (SAFE,):
@@ -66,12 +43,6 @@ class Bait(Game):
         if s == (BAIT, LEAVE):
             return (1.0, 0.0)
         return (0.0, 0.0)
-
-    def view(self, s, player):
-        return {"moves": list(s)}
-
-    def sample_hidden(self, s, player, rng):
-        return s
 
     def action_to_str(self, s, action):
         return ("safe", "bait")[action] if not s else ("take", "leave")[action]

@@ -14,18 +14,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from toys import OneReply
 
-from kingmaker import TERMINAL, GameError, Match
+from kingmaker import GameError, Match
 from kingmaker.agents import make_agent
 from kingmaker.agents.search import ISMCTSAgent, SearchConfig, parse_level
-from kingmaker.core.api import Game
 from kingmaker.core.match import Observation
 
 SAFE, RISKY = 0, 1
 REPLIES = 30  # the rival's replies to the risky move; only reply 0 punishes it
 
 
-class ManyReplies(Game):
+class ManyReplies(OneReply):
     """Player 0 takes a safe 0.6, or a risky move the rival can punish with one reply of thirty.
 
     The punishing reply is the rival's heuristic (and its best) move, so the safe
@@ -35,31 +35,7 @@ class ManyReplies(Game):
 
     id = "toy-many-replies"
     name = "Many Replies"
-    perfect_information = True
-    has_chance = False
-    min_players = max_players = 2
-
-    def max_game_length(self) -> int:
-        return 2
-
-    def new_initial_state(self):
-        return ()
-
-    def current_player(self, s):
-        if not s:
-            return 0
-        if s == (RISKY,):
-            return 1
-        return TERMINAL
-
-    def legal_actions(self, s, player=None):
-        cp = self.current_player(s)
-        if cp < 0 or player not in (None, cp):
-            return []
-        return [SAFE, RISKY] if cp == 0 else list(range(REPLIES))
-
-    def apply(self, s, action, player=None):
-        return (*s, action)
+    replies = REPLIES
 
     def returns(self, s):
         if s == (SAFE,):
@@ -67,12 +43,6 @@ class ManyReplies(Game):
         if len(s) == 2:
             return (0.0, 1.0) if s[1] == 0 else (1.0, 0.0)
         return (0.0, 0.0)
-
-    def view(self, s, player):
-        return {"moves": list(s)}
-
-    def sample_hidden(self, s, player, rng):
-        return s
 
     def action_to_str(self, s, action):
         return ("safe", "risky")[action] if not s else f"reply {action}"
