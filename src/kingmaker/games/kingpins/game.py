@@ -78,8 +78,8 @@ class Kingpins(Game):
             # A seat makes a quarter of the decisions, so the rivals' nodes fill the tree, and
             # replies taken one by one in random order flatter a move: every move is tried at
             # the root and the heuristic leads below it (prior=breadth). On 600 games against
-            # heuristic bots normal won more so (38.4%; 34.0% of 200 before), at about the same
-            # CPU time a move, and no less against normal searches; at three players it did not
+            # heuristic bots normal won more so (38.4%; 34.0% of 200 before), for about a tenth
+            # more CPU a move, and no less against normal searches; at three players it did not
             # help (docs/agents.md, Issue 16 §2).
             self.search_hints = {**self.search_hints, "prior": "breadth"}
         self.abilities = bool(self.option_values["abilities"])
