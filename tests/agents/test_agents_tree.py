@@ -19,6 +19,7 @@ from toys import OneReply
 from kingmaker import GameError, Match
 from kingmaker.agents import make_agent
 from kingmaker.agents.search import ISMCTSAgent, SearchConfig, parse_level
+from kingmaker.agents.selection import PRIOR_KEY, back_up_minimax
 from kingmaker.core.match import Observation
 
 SAFE, RISKY = 0, 1
@@ -51,11 +52,11 @@ class ManyReplies(OneReply):
         return 0  # safe for player 0; the punishing reply for player 1
 
 
-def _search(tree: int | None, seed: int, prior: str = "heuristic") -> ISMCTSAgent:
+def _search(tree: int | None, seed: int, prior: str = "heuristic", minimax: float = 0.0) -> ISMCTSAgent:
     game = ManyReplies(2)
     s = game.new_initial_state()
     agent = ISMCTSAgent(SearchConfig(iterations=80, seconds=None, rollout="heuristic", prior=prior,
-                                     tree=tree))
+                                     tree=tree, minimax=minimax))
     obs = Observation(game, 0, game.view(s, 0), game.legal_actions(s, 0), lambda rng: s, random.Random(seed))
     agent.act(obs)
     return agent
@@ -88,6 +89,41 @@ def test_breadth_tries_every_root_move_and_follows_the_heuristic_below():
     assert max(breadth.last.visits, key=breadth.last.visits.get) == SAFE
 
 
+@pytest.mark.parametrize("prior", ["heuristic", "none"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_implicit_minimax_judges_a_move_by_the_best_reply_tried(prior, seed):
+    # The same whole tree as above, with the minimax back-ups: once the punishing
+    # reply has been tried, the risky move is worth 0 to the seat in minimax terms,
+    # so however many harmless replies follow, it ranks below the safe 0.6.
+    mm = _search(None, seed, prior=prior, minimax=0.5)
+    assert mm.last.nodes == 2
+    assert max(mm.last.visits, key=mm.last.visits.get) == SAFE
+    assert mm.last.visits[SAFE] > 40
+
+
+def test_minimax_back_up_takes_each_choosers_best_edge():
+    # Three players: the seat (0) chose edge a at the root, then player 1 chose at its
+    # node, where an earlier edge is worth more to player 1 than the new one.
+    root, node1 = {}, {}
+    a = root[5] = [0, 0.0, 1, None]
+    old = node1[7] = [1, 0.9, 1, [0.1, 0.9, 0.0]]
+    new = node1[8] = [0, 0.0, 1, None]
+    node1[PRIOR_KEY] = 7  # a heuristic move kept at the node is not an edge
+    back_up_minimax([(a, 0), (new, 1)], [root, node1], [0.5, 0.2, 0.3])
+    assert new[:2] == [1, 0.2] and new[3] == [0.5, 0.2, 0.3]
+    # Player 1's best at its node is the old edge (0.9 to it), so that is a's value.
+    assert a[:2] == [1, 0.5] and a[3] == [0.1, 0.9, 0.0]
+    assert old == [1, 0.9, 1, [0.1, 0.9, 0.0]]
+
+
+def test_minimax_plays_whole_matches_in_parallel_too():
+    game = ManyReplies(2)
+    agents = [make_agent("ismcts:hard/seconds=none/iterations=40/minimax=0.5", game), make_agent("heuristic", game)]
+    match = Match(game, agents, seed=4)
+    assert match.run()
+    assert match.returns() == (0.6, 0.4)
+
+
 def test_tree_two_keeps_the_rivals_node():
     assert _search(2, 0).last.nodes == 2
 
@@ -112,3 +148,7 @@ def test_tree_is_parsed_and_checked():
         parse_level("normal/tree=0")
     with pytest.raises(GameError, match="not a int"):
         parse_level("normal/tree=flat")
+    assert parse_level("normal/minimax=0.3").minimax == 0.3
+    assert parse_level("normal").minimax == 0.0
+    with pytest.raises(GameError, match="minimax must be between 0 and 1"):
+        parse_level("normal/minimax=1.5")

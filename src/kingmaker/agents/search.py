@@ -45,7 +45,6 @@ which adds heuristic rollouts and rewards a longer defence in lost games.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -63,6 +62,14 @@ from .bound import (
     bound_info_key,
     bound_rollout,
     win_shares,
+)
+from .selection import (
+    PRIOR_KEY,
+    _select,
+    _select_mm,
+    _select_prior,
+    _select_prior_mm,
+    back_up_minimax,
 )
 
 __all__ = [
@@ -156,6 +163,10 @@ class SearchConfig:
             is the mean of its rollouts, not an average over the replies the tree tried
             below it (which, with many moves and few visits, are mostly untried and thus
             poor replies that flatter the move).
+        minimax: the weight alpha of the implicit minimax back-ups (``selection.py``): a
+            tried action is ranked by ``(1 - alpha) * mean + alpha * minimax``, where the
+            minimax value is what its subtree is worth when every player takes its best
+            move among those tried (0: the mean alone, the plain search).
         workers: root-parallel searches, each with the whole budget and its own random
             stream (seeded from the agent's), merged at the root by summing the visit
             counts; they run in forked processes where the platform allows it, one after
@@ -173,6 +184,7 @@ class SearchConfig:
     opponents: str = "public"
     depth: int | None = None
     tree: int | None = None
+    minimax: float = 0.0
     workers: int = 1
     goal: str = "returns"
     belief: str = "none"
@@ -189,16 +201,27 @@ class SearchConfig:
         if self.tree is not None and self.tree < 1:
             raise GameError(f"tree must be at least 1 (or none), not {self.tree}")
         if self.opponents not in OPPONENTS:
-            raise GameError(f"opponents {self.opponents!r} is not known; use {', '.join(OPPONENTS)}",
-                            allowed=list(OPPONENTS))
+            raise GameError(
+                f"opponents {self.opponents!r} is not known; use {', '.join(OPPONENTS)}",
+                allowed=list(OPPONENTS),
+            )
         if self.goal not in GOALS:
-            raise GameError(f"goal {self.goal!r} is not known; use {' or '.join(GOALS)}", allowed=list(GOALS))
+            raise GameError(
+                f"goal {self.goal!r} is not known; use {' or '.join(GOALS)}", allowed=list(GOALS)
+            )
+        if not 0.0 <= self.minimax <= 1.0:
+            raise GameError(f"minimax must be between 0 and 1, not {self.minimax}")
         if self.workers < 1:
             raise GameError(f"workers must be at least 1, not {self.workers}")
         if self.belief not in BELIEFS:
-            raise GameError(f"belief {self.belief!r} is not known; use {' or '.join(BELIEFS)}", allowed=list(BELIEFS))
+            raise GameError(
+                f"belief {self.belief!r} is not known; use {' or '.join(BELIEFS)}",
+                allowed=list(BELIEFS),
+            )
         if self.prior not in PRIORS:
-            raise GameError(f"prior {self.prior!r} is not known; use {', '.join(PRIORS)}", allowed=list(PRIORS))
+            raise GameError(
+                f"prior {self.prior!r} is not known; use {', '.join(PRIORS)}", allowed=list(PRIORS)
+            )
 
 
 # Difficulty levels: a budget and a policy each. The iteration budget is what the level
@@ -213,8 +236,12 @@ LEVELS: dict[str, SearchConfig] = {
 }
 TEAM_LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="heuristic", survival=0.2),
-    "normal": SearchConfig(iterations=100, seconds=1.5, rollout="heuristic", prior="puct", survival=0.2),
-    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="puct", survival=0.2, workers=2),
+    "normal": SearchConfig(
+        iterations=100, seconds=1.5, rollout="heuristic", prior="puct", survival=0.2
+    ),
+    "hard": SearchConfig(
+        iterations=600, seconds=6.0, rollout="heuristic", prior="puct", survival=0.2, workers=2
+    ),
 }
 
 _FIELDS = {
@@ -228,6 +255,7 @@ _FIELDS = {
     "opponents": str,
     "depth": int,
     "tree": int,
+    "minimax": float,
     "workers": int,
     "goal": str,
     "belief": str,
@@ -273,7 +301,9 @@ def parse_level(
         key = key.strip().lower()
         kind = _FIELDS.get(key)
         if kind is None:
-            raise GameError(f"no search setting {key!r}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
+            raise GameError(
+                f"no search setting {key!r}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS)
+            )
         value = value.strip()
         try:
             parsed: Any = None if value.lower() == "none" and key in _OPTIONAL else kind(value)
@@ -287,7 +317,10 @@ def parse_level(
         own = dict(hints.get(name) or {})
         unknown = [k for k in (*flat, *own) if k not in _FIELDS]
         if unknown:
-            raise GameError(f"unknown search hints {unknown}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
+            raise GameError(
+                f"unknown search hints {unknown}; settings: {', '.join(_FIELDS)}",
+                allowed=list(_FIELDS),
+            )
         cfg = replace(cfg, **{**flat, **own})
     if overrides:
         cfg = replace(cfg, **dict(overrides))
@@ -313,7 +346,9 @@ class ISMCTSAgent:
         name: the label used in the arena.
     """
 
-    notes: Any = None  # what the game's belief module noted of the play so far (per agent, once set)
+    notes: Any = (
+        None  # what the game's belief module noted of the play so far (per agent, once set)
+    )
 
     def __init__(self, config: SearchConfig | None = None, name: str = "ismcts") -> None:
         self.config = config or LEVELS["normal"]
@@ -336,7 +371,10 @@ class ISMCTSAgent:
 
     def listens(self, game: Game) -> bool:
         """True when the agent follows the play (``belief=model`` and the game has a belief)."""
-        return getattr(self.config, "belief", "none") == "model" and getattr(game, "belief", None) is not None
+        return (
+            getattr(self.config, "belief", "none") == "model"
+            and getattr(game, "belief", None) is not None
+        )
 
     def inform(self, obs: Observation, player: int, action: int | None) -> None:
         """Notes an action as the seat saw it (``obs``: its observation before the action)."""
@@ -353,8 +391,14 @@ class ISMCTSAgent:
             return obs
         deal = game.belief.belief_sample
         base, me = obs.sample, obs.player
-        return Observation(game, me, obs.view, obs.legal_actions,
-                           lambda rng: deal(game, base(rng), me, notes, rng), obs.rng)
+        return Observation(
+            game,
+            me,
+            obs.view,
+            obs.legal_actions,
+            lambda rng: deal(game, base(rng), me, notes, rng),
+            obs.rng,
+        )
 
     def _slow_heuristic(self, obs: Observation) -> bool:
         """Returns True when the game's heuristic is too slow to roll out with freely.
@@ -453,7 +497,9 @@ class ISMCTSAgent:
         evaluate = bound_evaluate(game, win)
         if evaluate is None:  # the game judges no state: every rollout runs to the end
             cut = None
-        direct = heuristic if rollout == "heuristic" else None  # the rollout policy, called directly
+        direct = (
+            heuristic if rollout == "heuristic" else None
+        )  # the rollout policy, called directly
         policy = _policy(game, rollout, cfg.epsilon, rng, heuristic)
         roll = bound_rollout(game) if direct is not None else None
         hint = heuristic if prior != "none" else None
@@ -473,7 +519,8 @@ class ISMCTSAgent:
         # One table for every player's information sets: key -> {action: [visits, total, available]}.
         table: dict[Any, dict[int, list]] = {}
         root_key = (me, info_key(sample(random.Random(0)), me))
-        root = table[root_key] = {a: [0, 0.0, 0] for a in legal}
+        alpha = cfg.minimax
+        root = table[root_key] = {a: [0, 0.0, 0, None] if alpha else [0, 0.0, 0] for a in legal}
 
         limit = cfg.iterations
         it = 0
@@ -483,6 +530,7 @@ class ISMCTSAgent:
             it += 1
             s = sample(rng)
             path: list[tuple[list, int]] = []  # (edge stats, player) in the order taken
+            nodes: list[dict] = []  # with minimax: the node of each edge of the path
             expanded = False
             stopped = False  # the game overran its bound, or the time ran out mid-iteration
             steps = 0
@@ -496,7 +544,12 @@ class ISMCTSAgent:
                 if cp == TERMINAL:
                     break
                 if cp == CHANCE:
-                    s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
+                    s = apply(
+                        s,
+                        draw(s, rng)
+                        if draw is not None
+                        else sample_chance(chance_outcomes(s), rng),
+                    )
                     steps += 1
                     continue
                 if cp >= 0:
@@ -523,7 +576,13 @@ class ISMCTSAgent:
                             acts = legal_actions(s, p)
                             if node is None:
                                 node = table[key] = {}
-                        if puct or (breadth and node is not root):
+                        if alpha:
+                            nodes.append(node)
+                            if puct or (breadth and node is not root):
+                                a = _select_prior_mm(node, acts, rng, s, p, heuristic, alpha)
+                            else:
+                                a = _select_mm(node, acts, c, rng, s, p, hint, alpha)
+                        elif puct or (breadth and node is not root):
                             a = _select_prior(node, acts, rng, s, p, heuristic)
                         else:
                             a = _select(node, acts, c, rng, s, p, hint)
@@ -538,8 +597,17 @@ class ISMCTSAgent:
                     break
             # ---- the rollout, from the new edge to the end (or the cut) ---------------
             if expanded and not stopped and roll is not None:  # the game's own rollout loop
-                s, cp, steps, est = roll(s, rng, rolled, steps, overrun, cut, evaluate,
-                                         deadline if it > 1 else None, clock)
+                s, cp, steps, est = roll(
+                    s,
+                    rng,
+                    rolled,
+                    steps,
+                    overrun,
+                    cut,
+                    evaluate,
+                    deadline if it > 1 else None,
+                    clock,
+                )
             elif expanded and not stopped:
                 while True:
                     cp = current_player(s)
@@ -550,11 +618,18 @@ class ISMCTSAgent:
                         if est is not None:
                             break
                     if cp == CHANCE:
-                        s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
+                        s = apply(
+                            s,
+                            draw(s, rng)
+                            if draw is not None
+                            else sample_chance(chance_outcomes(s), rng),
+                        )
                         steps += 1
                         continue
                     if cp >= 0:
-                        s = apply(s, direct(s, cp, rng) if direct is not None else policy(s, cp), cp)
+                        s = apply(
+                            s, direct(s, cp, rng) if direct is not None else policy(s, cp), cp
+                        )
                         rolled += 1
                         steps += 1
                     else:
@@ -567,7 +642,13 @@ class ISMCTSAgent:
                     if deadline is not None and it > 1 and clock() > deadline:
                         break  # out of time in a long rollout: drop this iteration
             terminal = cp == TERMINAL or is_terminal(s)
-            if est is None and deadline is not None and it > 1 and not terminal and steps <= overrun:
+            if (
+                est is None
+                and deadline is not None
+                and it > 1
+                and not terminal
+                and steps <= overrun
+            ):
                 it -= 1
                 break
             # ---- back-up ------------------------------------------------------------
@@ -585,6 +666,9 @@ class ISMCTSAgent:
                         r = [team + bonus * (1.0 - team)] * n
             else:
                 r = [0.5] * n
+            if alpha:
+                back_up_minimax(path, nodes, r)
+                continue
             for edge, p in path:
                 edge[0] += 1
                 edge[1] += r[p]
@@ -592,101 +676,10 @@ class ISMCTSAgent:
         root.pop(PRIOR_KEY, None)
         visits = {a: root[a][0] for a in legal if a in root}
         values = {a: (root[a][1] / root[a][0]) if root[a][0] else 0.0 for a in legal if a in root}
-        self.last = SearchStats(iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values)
+        self.last = SearchStats(
+            iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values
+        )
         return max(legal, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
-
-
-PRIOR_KEY = -1  # where a node keeps its heuristic move (actions are never negative)
-PRIOR_WEIGHT = 0.75  # the prior's share on the heuristic move; the rest is spread evenly
-PUCT = 1.5  # the exploration constant of the prior-guided rule
-
-
-def _select(
-    node: dict[int, Any],
-    acts: list[int],
-    c: float,
-    rng: random.Random,
-    s: Any,
-    p: int,
-    heuristic: Callable[[Any, int, random.Random], int] | None,
-) -> int:
-    """Returns the action chosen at an information-set node by ISUCT.
-
-    Every untried action first (the heuristic's move before the others when a
-    heuristic is given), then UCB1 whose exploration term counts how often each
-    action was available.
-    """
-    untried = []
-    get = node.get
-    for a in acts:
-        edge = get(a)
-        if edge is None:
-            node[a] = [0, 0.0, 1]
-            untried.append(a)
-        else:
-            edge[2] += 1
-            if edge[0] == 0:
-                untried.append(a)
-    if untried:
-        if len(untried) == 1:
-            return untried[0]
-        if heuristic is not None:
-            h = heuristic(s, p, rng)
-            if h in untried:
-                return h
-        return untried[rng.randrange(len(untried))]
-    best = acts[0]
-    best_v = -1.0
-    log, sqrt = math.log, math.sqrt
-    for a in acts:
-        n, w, avail = node[a]
-        v = w / n + c * sqrt(log(avail) / n)
-        if v > best_v:
-            best, best_v = a, v
-    return best
-
-
-def _select_prior(
-    node: dict[int, Any],
-    acts: list[int],
-    rng: random.Random,
-    s: Any,
-    p: int,
-    heuristic: Callable[[Any, int, random.Random], int],
-) -> int:
-    """Returns the action chosen by PUCT with the heuristic's move as most of the prior.
-
-    A small budget mostly deepens the heuristic's line; other moves are tried
-    when their prior share or a poor value of the heuristic's move calls for
-    it; untried moves count at the node's mean value.
-    """
-    h = node.get(PRIOR_KEY)
-    if h is None:
-        h = node[PRIOR_KEY] = heuristic(s, p, rng)
-    k = len(acts)
-    if h not in acts:
-        h = -2
-    rest = (1.0 - PRIOR_WEIGHT) / k if h >= 0 else 1.0 / k
-    total_n = 0
-    total_w = 0.0
-    for a in acts:
-        edge = node.get(a)
-        if edge is None:
-            edge = node[a] = [0, 0.0, 0]
-        edge[2] += 1
-        total_n += edge[0]
-        total_w += edge[1]
-    fpu = total_w / total_n if total_n else 0.5
-    root_n = math.sqrt(total_n + 1)
-    best = acts[0]
-    best_v = -1e9
-    for a in acts:
-        n, w, _ = node[a]
-        prior = rest + PRIOR_WEIGHT if a == h else rest
-        v = (w / n if n else fpu) + PUCT * prior * root_n / (1 + n)
-        if v > best_v:
-            best, best_v = a, v
-    return best
 
 
 def _policy(
