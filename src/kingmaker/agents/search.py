@@ -66,9 +66,7 @@ from .bound import (
 from .selection import (
     PRIOR_KEY,
     _select,
-    _select_mm,
     _select_prior,
-    _select_prior_mm,
     back_up_minimax,
 )
 
@@ -578,14 +576,10 @@ class ISMCTSAgent:
                                 node = table[key] = {}
                         if alpha:
                             nodes.append(node)
-                            if puct or (breadth and node is not root):
-                                a = _select_prior_mm(node, acts, rng, s, p, heuristic, alpha)
-                            else:
-                                a = _select_mm(node, acts, c, rng, s, p, hint, alpha)
-                        elif puct or (breadth and node is not root):
-                            a = _select_prior(node, acts, rng, s, p, heuristic)
+                        if puct or (breadth and node is not root):
+                            a = _select_prior(node, acts, rng, s, p, heuristic, alpha)
                         else:
-                            a = _select(node, acts, c, rng, s, p, hint)
+                            a = _select(node, acts, c, rng, s, p, hint, alpha)
                         edge = node[a]
                         if edge[0] == 0:
                             expanded = True

@@ -39,19 +39,21 @@ def _select(
     s: Any,
     p: int,
     heuristic: Callable[[Any, int, random.Random], int] | None,
+    alpha: float = 0.0,
 ) -> int:
     """Returns the action chosen at an information-set node by ISUCT.
 
     Every untried action first (the heuristic's move before the others when a
     heuristic is given), then UCB1 whose exploration term counts how often each
-    action was available.
+    action was available. With ``alpha`` (the minimax back-ups), a tried action's
+    value is ``(1 - alpha) * mean + alpha * minimax``.
     """
     untried = []
     get = node.get
     for a in acts:
         edge = get(a)
         if edge is None:
-            node[a] = [0, 0.0, 1]
+            node[a] = [0, 0.0, 1, None] if alpha else [0, 0.0, 1]
             untried.append(a)
         else:
             edge[2] += 1
@@ -68,9 +70,14 @@ def _select(
     best = acts[0]
     best_v = -1.0
     log, sqrt = math.log, math.sqrt
+    keep = 1.0 - alpha
     for a in acts:
-        n, w, avail = node[a]
-        v = w / n + c * sqrt(log(avail) / n)
+        edge = node[a]
+        n = edge[0]
+        q = edge[1] / n
+        if alpha:
+            q = keep * q + alpha * edge[3][p]
+        v = q + c * sqrt(log(edge[2]) / n)
         if v > best_v:
             best, best_v = a, v
     return best
@@ -83,12 +90,14 @@ def _select_prior(
     s: Any,
     p: int,
     heuristic: Callable[[Any, int, random.Random], int],
+    alpha: float = 0.0,
 ) -> int:
     """Returns the action chosen by PUCT with the heuristic's move as most of the prior.
 
     A small budget mostly deepens the heuristic's line; other moves are tried
     when their prior share or a poor value of the heuristic's move calls for
-    it; untried moves count at the node's mean value.
+    it; untried moves count at the node's mean value. With ``alpha``, a tried
+    action's value is ``(1 - alpha) * mean + alpha * minimax``.
     """
     h = node.get(PRIOR_KEY)
     if h is None:
@@ -102,106 +111,25 @@ def _select_prior(
     for a in acts:
         edge = node.get(a)
         if edge is None:
-            edge = node[a] = [0, 0.0, 0]
+            edge = node[a] = [0, 0.0, 0, None] if alpha else [0, 0.0, 0]
         edge[2] += 1
         total_n += edge[0]
         total_w += edge[1]
     fpu = total_w / total_n if total_n else 0.5
     root_n = math.sqrt(total_n + 1)
+    keep = 1.0 - alpha
     best = acts[0]
     best_v = -1e9
     for a in acts:
-        n, w, _ = node[a]
-        prior = rest + PRIOR_WEIGHT if a == h else rest
-        v = (w / n if n else fpu) + PUCT * prior * root_n / (1 + n)
-        if v > best_v:
-            best, best_v = a, v
-    return best
-
-
-# ---- implicit minimax back-ups (``minimax`` > 0) ---------------------------------------
-
-
-def _select_mm(
-    node: dict[int, Any],
-    acts: list[int],
-    c: float,
-    rng: random.Random,
-    s: Any,
-    p: int,
-    heuristic: Callable[[Any, int, random.Random], int] | None,
-    alpha: float,
-) -> int:
-    """``_select`` where a tried action's value is ``(1 - alpha) * mean + alpha * minimax``."""
-    untried = []
-    get = node.get
-    for a in acts:
-        edge = get(a)
-        if edge is None:
-            node[a] = [0, 0.0, 1, None]
-            untried.append(a)
+        edge = node[a]
+        n = edge[0]
+        if not n:
+            q = fpu
+        elif alpha:
+            q = keep * edge[1] / n + alpha * edge[3][p]
         else:
-            edge[2] += 1
-            if edge[0] == 0:
-                untried.append(a)
-    if untried:
-        if len(untried) == 1:
-            return untried[0]
-        if heuristic is not None:
-            h = heuristic(s, p, rng)
-            if h in untried:
-                return h
-        return untried[rng.randrange(len(untried))]
-    best = acts[0]
-    best_v = -1e9
-    log, sqrt = math.log, math.sqrt
-    keep = 1.0 - alpha
-    for a in acts:
-        n, w, avail, mm = node[a]
-        v = keep * w / n + alpha * mm[p] + c * sqrt(log(avail) / n)
-        if v > best_v:
-            best, best_v = a, v
-    return best
-
-
-def _select_prior_mm(
-    node: dict[int, Any],
-    acts: list[int],
-    rng: random.Random,
-    s: Any,
-    p: int,
-    heuristic: Callable[[Any, int, random.Random], int],
-    alpha: float,
-) -> int:
-    """``_select_prior`` where a tried action's value is ``(1 - alpha) * mean + alpha * minimax``.
-
-    An untried action counts at the node's mean value (first-play urgency), as there.
-    """
-    h = node.get(PRIOR_KEY)
-    if h is None:
-        h = node[PRIOR_KEY] = heuristic(s, p, rng)
-    k = len(acts)
-    if h not in acts:
-        h = -2
-    rest = (1.0 - PRIOR_WEIGHT) / k if h >= 0 else 1.0 / k
-    total_n = 0
-    total_w = 0.0
-    for a in acts:
-        edge = node.get(a)
-        if edge is None:
-            edge = node[a] = [0, 0.0, 0, None]
-        edge[2] += 1
-        total_n += edge[0]
-        total_w += edge[1]
-    fpu = total_w / total_n if total_n else 0.5
-    root_n = math.sqrt(total_n + 1)
-    keep = 1.0 - alpha
-    best = acts[0]
-    best_v = -1e9
-    for a in acts:
-        n, w, _, mm = node[a]
+            q = edge[1] / n
         prior = rest + PRIOR_WEIGHT if a == h else rest
-        q = keep * w / n + alpha * mm[p] if n else fpu
         v = q + PUCT * prior * root_n / (1 + n)
         if v > best_v:
             best, best_v = a, v
