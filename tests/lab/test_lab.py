@@ -295,7 +295,7 @@ def test_verify_replays_stored_games_and_finds_a_changed_row(tmp_path):
     study = _study(tmp_path)
     run_study(study, tmp_path / "a", SerialBackend())
     res = verify_run(tmp_path / "a", games=3, backend=SerialBackend())
-    assert res == {"checked": 4 * 3, "differ": [], "same_code": True}
+    assert res == {"checked": 4 * 3, "differ": [], "same_code": True, "adopted": False}
     rows = _rows(tmp_path / "a")
     rows[5] = {**rows[5], "length": rows[5]["length"] + 1}  # as if the rules had changed
     for p in (tmp_path / "a" / "parts").glob("*.parquet"):
@@ -303,3 +303,59 @@ def test_verify_replays_stored_games_and_finds_a_changed_row(tmp_path):
     Store(tmp_path / "a", study).append(rows)
     res = verify_run(tmp_path / "a", games=12, backend=SerialBackend())
     assert res["differ"] == [(rows[5]["cell"], rows[5]["index"])] and res["checked"] == 48
+
+
+def _stamp(out: Path, code: str) -> None:
+    """Makes ``out`` look as if other code had played its games."""
+    import json
+
+    meta = json.loads((out / "study.json").read_text())
+    meta["code"] = code
+    (out / "study.json").write_text(json.dumps(meta))
+
+
+def test_verify_adopt_lets_a_study_go_on_after_a_change_that_plays_the_same_games(tmp_path):
+    import json
+    from dataclasses import replace
+
+    from kingmaker.lab.runner import verify_run
+
+    study = replace(_study(tmp_path), games=6)
+    out = tmp_path / "a"
+    run_study(study, out, SerialBackend())
+    _stamp(out, "0000000000000000")  # as after a refactor of the agents: the hash differs
+    with pytest.raises(StoreError, match="other code"):
+        run_study(replace(study, games=12), out, SerialBackend())
+    res = verify_run(out, games=2, backend=SerialBackend(), adopt=True)
+    assert res == {"checked": 4 * 2, "differ": [], "same_code": False, "adopted": True}
+    meta = json.loads((out / "study.json").read_text())
+    assert meta["adopted"][0]["from"] == "0000000000000000" and meta["adopted"][0]["checked"] == 8
+    assert meta["code"] == meta["adopted"][0]["to"] != "0000000000000000"
+    run_study(replace(study, games=12), out, SerialBackend())  # goes on from the stored games
+    fresh = tmp_path / "b"
+    run_study(replace(study, games=12), fresh, SerialBackend())
+    assert _rows(out) == _rows(fresh) and len(_rows(out)) == 4 * 12
+
+
+def test_verify_adopts_nothing_when_a_game_differs_or_none_was_replayed(tmp_path):
+    import json
+
+    from kingmaker.lab.runner import verify_run
+
+    study = _study(tmp_path)
+    out = tmp_path / "a"
+    run_study(study, out, SerialBackend())
+    rows = _rows(out)
+    rows[0] = {**rows[0], "length": rows[0]["length"] + 1}  # as if the rules had changed
+    for p in (out / "parts").glob("*.parquet"):
+        p.unlink()
+    Store(out, study).append(rows)
+    _stamp(out, "1111111111111111")
+    res = verify_run(out, games=1, backend=SerialBackend(), adopt=True)
+    assert res["differ"] and res["adopted"] is False
+    assert json.loads((out / "study.json").read_text())["code"] == "1111111111111111"
+    res = CliRunner().invoke(lab, ["verify", str(out), "--games", "0", "--adopt", "--jobs", "1"])
+    assert res.exit_code == 0 and "not adopted: no game was replayed" in res.output
+    res = CliRunner().invoke(lab, ["verify", str(out), "--games", "1", "--adopt", "--jobs", "1"])
+    assert res.exit_code != 0 and "differ from the stored rows" in res.output
+    assert json.loads((out / "study.json").read_text())["code"] == "1111111111111111"

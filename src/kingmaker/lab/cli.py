@@ -175,14 +175,17 @@ def merge_cmd(dest: str, sources: tuple[str, ...], force: bool) -> None:
 @click.argument("results", type=click.Path(file_okay=False, exists=True))
 @click.option("--games", "-g", type=int, default=20, show_default=True, help="Games replayed per cell.")
 @click.option("--jobs", "-j", type=int, default=None, help="Local worker processes.")
-def verify_cmd(results: str, games: int, jobs: int | None) -> None:
+@click.option("--adopt", is_flag=True,
+              help="If the code changed but every replayed game equals its row, stamp the results with this "
+                   "code, so that 'lab run' goes on from them.")
+def verify_cmd(results: str, games: int, jobs: int | None, adopt: bool) -> None:
     """Replay the first games of each cell with this code and compare them with the stored rows."""
     from .backends import make_backend
     from .runner import verify_run
 
     try:
         with make_backend(jobs=jobs) as backend:
-            res = verify_run(results, games, backend)
+            res = verify_run(results, games, backend, adopt=adopt)
     except GameError as e:
         raise click.ClickException(str(e)) from None
     code = "the same code" if res["same_code"] else "different code (hash changed)"
@@ -190,6 +193,10 @@ def verify_cmd(results: str, games: int, jobs: int | None) -> None:
         raise click.ClickException(f"{len(res['differ'])} of {res['checked']} replayed games differ from the stored "
                                    f"rows ({code}); first: cell {res['differ'][0][0]} game {res['differ'][0][1]}")
     click.echo(f"{res['checked']} replayed games equal the stored rows ({code})")
+    if res["adopted"]:
+        click.echo("adopted: the results now carry this code's hash, and 'lab run' goes on from them")
+    elif adopt and not res["same_code"]:
+        click.echo("not adopted: no game was replayed")
 
 
 @lab.command("show")

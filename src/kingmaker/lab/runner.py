@@ -132,12 +132,17 @@ def run_study(
     )
 
 
-def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None) -> dict:
+def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None, adopt: bool = False) -> dict:
     """Replays the first ``games`` stored games of every cell with this code; compares the rows.
 
     Rows are deterministic, so equal rows mean the stored results still hold for
     the code as it is now (after a refactor, say); a difference means the rules,
     a bot or the lab's player changed what happens.
+
+    With ``adopt``, when the code's hash changed but every replayed game (at least
+    one) equals its stored row, the results are stamped with this code's hash, so
+    that ``lab run`` goes on from them; ``study.json`` keeps the record
+    (``adopted``: the hashes, the games checked, when).
 
     Returns:
         {"checked": games replayed, "differ": [(cell, index), ...], "same_code": bool}.
@@ -169,7 +174,13 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None)
     from .play import FAST_AGENTS
 
     now = code_hash(study.game, agents=not (study.fast and set(study.agents) <= set(FAST_AGENTS)))
-    return {"checked": checked, "differ": sorted(differ), "same_code": now == meta.get("code")}
+    same = now == meta.get("code")
+    adopted = adopt and not same and checked > 0 and not differ
+    if adopted:
+        from .store import adopt_code
+
+        adopt_code(out, now, checked)
+    return {"checked": checked, "differ": sorted(differ), "same_code": same, "adopted": adopted}
 
 
 def progress_bar(description: str = "games"):

@@ -39,7 +39,7 @@ import pyarrow.parquet as pq
 from ..core.errors import RecordError
 from .study import Study, StudyError, parse_study
 
-__all__ = ["Store", "StoreError", "code_hash", "load_run", "merge_runs", "read_rows"]
+__all__ = ["Store", "StoreError", "adopt_code", "code_hash", "load_run", "merge_runs", "read_rows"]
 
 _META = b"kingmaker-lab"
 _FIXED = [
@@ -240,6 +240,20 @@ def load_run(out: str | Path) -> tuple[Study, dict]:
     except StudyError as e:
         raise StoreError(str(e)) from None
     return study, data
+
+
+def adopt_code(out: str | Path, code: str, checked: int) -> None:
+    """Stamps the results in ``out`` with ``code`` (a hash), recording the old one.
+
+    Only for ``verify_run``, once ``checked`` replayed games equalled their rows.
+    """
+    path = Path(out) / "study.json"
+    data = json.loads(path.read_text())
+    record = {"from": data.get("code"), "to": code, "checked": checked,
+              "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    data["adopted"] = [*data.get("adopted", []), record]
+    data["code"] = code
+    _write_json(path, data)
 
 
 def merge_runs(dest: str | Path, sources: Sequence[str | Path], force: bool = False) -> dict[str, Any]:
