@@ -299,7 +299,9 @@ def test_every_game_ismcts_and_heuristic_play_legal_games_to_the_end(gid):
     for n in sorted({cls.min_players, cls.max_players}):
         game = kingmaker.make(gid, players=n)
         spec = "team:easy/iterations=3" if game.info.cooperative else "ismcts:easy/iterations=3"
-        agents = [make_agent(spec if i == 0 else "heuristic", game) for i in range(n)]
+        # Seat 1 searches with the implicit minimax back-ups (max^n over the players).
+        specs = [spec, spec + "/iterations=6/minimax=0.5"] + ["heuristic"] * (n - 2)
+        agents = [make_agent(specs[i], game) for i in range(n)]
         m = Match(game, agents, seed=n)
         assert m.run()
         ret = m.returns()
@@ -325,7 +327,8 @@ def test_every_game_an_agents_decision_ignores_the_hidden_parts_of_the_true_stat
             differing += 1
             # normal takes the game's search hints (rollouts cut with its evaluate).
             for spec in ("random", "heuristic", "ismcts:easy/iterations=8/seconds=none",
-                         "ismcts:normal/iterations=8/seconds=none"):
+                         "ismcts:normal/iterations=8/seconds=none",
+                         "ismcts:normal/iterations=8/seconds=none/minimax=0.5"):
                 agent_a = make_agent(spec, game)
                 agent_b = make_agent(spec, game)
                 a = agent_a.act(observation(game, s, p, f"{seed}/{k}"))
