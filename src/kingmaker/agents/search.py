@@ -133,6 +133,9 @@ class SearchConfig:
             value is not the mean over replies taken one by one in random order;
             ``none`` tries untried actions in random order, then ISUCT; ``auto`` is
             ``puct`` when the heuristic is slow (see ``rollout``), else ``heuristic``.
+        progress: in a lost co-operative game, also credit ``progress * g``, where g is
+            the game's ``bot.progress(game, s)``, the share of the way to the win the team
+            made (in Gangs of Green City the recruitments ended); games without one ignore it.
         survival: in a lost co-operative game, credit ``survival * t`` where t is
             the share of the game's maximal length played (a longer defence is better).
         opponents: ``public`` keys the other players' information sets by the public
@@ -179,6 +182,7 @@ class SearchConfig:
     exploration: float = 0.7
     prior: str = "none"
     survival: float = 0.0
+    progress: float = 0.0
     opponents: str = "public"
     depth: int | None = None
     tree: int | None = None
@@ -207,6 +211,8 @@ class SearchConfig:
             raise GameError(
                 f"goal {self.goal!r} is not known; use {' or '.join(GOALS)}", allowed=list(GOALS)
             )
+        if self.progress < 0.0:
+            raise GameError(f"progress must be at least 0, not {self.progress}")
         if not 0.0 <= self.minimax <= 1.0:
             raise GameError(f"minimax must be between 0 and 1, not {self.minimax}")
         if self.workers < 1:
@@ -250,6 +256,7 @@ _FIELDS = {
     "exploration": float,
     "prior": str,
     "survival": float,
+    "progress": float,
     "opponents": str,
     "depth": int,
     "tree": int,
@@ -479,6 +486,7 @@ class ISMCTSAgent:
         scale = 1.0 / (hi - lo) if hi > lo else 1.0
         n = game.num_players
         survival = cfg.survival if info.cooperative else 0.0
+        progress = getattr(game.bot, "progress", None) if info.cooperative and cfg.progress > 0.0 else None
         max_len = max(1, info.max_game_length)
         overrun = max_len + 1  # a game that runs past its bound is scored as it stands
         c = cfg.exploration
@@ -653,11 +661,13 @@ class ISMCTSAgent:
                     r = win_shares(game.returns(s))
                 else:
                     r = [(x - lo) * scale for x in game.returns(s)]
-                if survival > 0.0:
+                if survival > 0.0 or progress is not None:
                     team = sum(r) / n
                     if team < 1.0:
                         bonus = survival * min(1.0, steps / max_len)
-                        r = [team + bonus * (1.0 - team)] * n
+                        if progress is not None:
+                            bonus += cfg.progress * progress(game, s)
+                        r = [team + min(1.0, bonus) * (1.0 - team)] * n
             else:
                 r = [0.5] * n
             if alpha:

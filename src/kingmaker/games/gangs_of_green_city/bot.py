@@ -707,6 +707,12 @@ def _recruit_trip(s: State, player: int, legal: set[int]) -> int | None:
     return None
 
 
+def progress(game: GangsOfGreenCity, s: State) -> float:
+    """The team's way to the win, 0 to 1: the share of the gangs whose recruitment has ended
+    (the search's ``progress`` credit for a lost game)."""
+    return bin(s.ended).count("1") / NUM_GANGS
+
+
 def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.Random) -> int:
     legal = game.legal_actions(s, player)
     if len(legal) == 1:
