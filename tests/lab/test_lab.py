@@ -359,3 +359,25 @@ def test_verify_adopts_nothing_when_a_game_differs_or_none_was_replayed(tmp_path
     res = CliRunner().invoke(lab, ["verify", str(out), "--games", "1", "--adopt", "--jobs", "1"])
     assert res.exit_code != 0 and "differ from the stored rows" in res.output
     assert json.loads((out / "study.json").read_text())["code"] == "1111111111111111"
+
+
+def test_verify_of_an_unfinished_study_replays_only_the_stored_games_it_checks(tmp_path):
+    from dataclasses import replace
+
+    from kingmaker.lab.runner import verify_run
+
+    class Counting(SerialBackend):
+        played = 0
+
+        def map_unordered(self, fn, tasks):
+            for res in super().map_unordered(fn, tasks):
+                Counting.played += len(res["rows"])
+                yield res
+
+    study = _study(tmp_path)
+    out = tmp_path / "a"
+    run_study(replace(study, games=3), out, SerialBackend())  # 3 of the study's 12 games a cell
+    Store(out, study)  # the study asks for 12 games a cell: the other 9 are not played yet
+    res = verify_run(out, games=2, backend=Counting())
+    assert res["checked"] == 4 * 2 and not res["differ"]
+    assert Counting.played == 4 * 2  # not the 4 * 9 games the study still lacks

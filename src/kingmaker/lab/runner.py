@@ -153,7 +153,8 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
     table, _ = read_rows((Path(out) / "parts").glob("*.parquet"))
     stored = {} if table is None else {(r["cell"], r["index"]): r for r in table.to_pylist()}
     wanted = {(c, i) for (c, i) in stored if i < games}
-    done = set(stored) - wanted
+    # Every other game of the study counts as done, stored or not: only the wanted are replayed.
+    done = {(cell.number, i) for cell in study.cells() for i in range(study.games)} - wanted
     tasks = tasks_for(study, done, getattr(backend, "workers", 1))
     own = backend is None
     backend = backend or make_backend()
