@@ -332,6 +332,7 @@ def test_verify_adopt_lets_a_study_go_on_after_a_change_that_plays_the_same_game
     assert meta["adopted"][0]["from"] == "0000000000000000" and meta["adopted"][0]["checked"] == 8
     assert meta["code"] == meta["adopted"][0]["to"] != "0000000000000000"
     run_study(replace(study, games=12), out, SerialBackend())  # goes on from the stored games
+    assert json.loads((out / "study.json").read_text())["adopted"] == meta["adopted"]  # kept
     fresh = tmp_path / "b"
     run_study(replace(study, games=12), fresh, SerialBackend())
     assert _rows(out) == _rows(fresh) and len(_rows(out)) == 4 * 12

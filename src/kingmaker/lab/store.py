@@ -170,7 +170,11 @@ class Store:
                     "the game's rules, its bots or the agents changed since; --fresh replays them"
                 )
         self.parts.mkdir(parents=True, exist_ok=True)
-        _write_json(meta_path, {"study": study.to_dict(), "fingerprint": study.fingerprint(), "code": self.code})
+        history = {}  # what lab verify --adopt recorded, kept while the games are
+        if meta_path.exists() and not fresh:
+            history = {k: v for k, v in json.loads(meta_path.read_text()).items() if k == "adopted"}
+        _write_json(meta_path, {"study": study.to_dict(), "fingerprint": study.fingerprint(), "code": self.code,
+                                **history})
 
     def table(self) -> pa.Table | None:
         """Returns every stored row (deduped, sorted by cell and index), or None."""
@@ -302,7 +306,8 @@ def merge_runs(dest: str | Path, sources: Sequence[str | Path], force: bool = Fa
     dest.mkdir(parents=True, exist_ok=True)
     (dest / "parts").mkdir(exist_ok=True)
     _write_json(dest / "study.json", {"study": study.with_games(games).to_dict(),
-                                      "fingerprint": study.fingerprint(), "code": meta.get("code")})
+                                      "fingerprint": study.fingerprint(), "code": meta.get("code"),
+                                      **({"adopted": meta["adopted"]} if "adopted" in meta else {})})
     table, cpu = read_rows(paths)
     old = sorted((dest / "parts").glob("*.parquet"))
     if table is not None:
