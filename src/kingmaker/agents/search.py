@@ -63,12 +63,7 @@ from .bound import (
     bound_rollout,
     win_shares,
 )
-from .selection import (
-    PRIOR_KEY,
-    _select,
-    _select_prior,
-    back_up_minimax,
-)
+from .selection import PRIOR_KEY, _select, _select_prior, back_up_minimax
 
 __all__ = [
     "LEVELS",
@@ -203,14 +198,10 @@ class SearchConfig:
         if self.tree is not None and self.tree < 1:
             raise GameError(f"tree must be at least 1 (or none), not {self.tree}")
         if self.opponents not in OPPONENTS:
-            raise GameError(
-                f"opponents {self.opponents!r} is not known; use {', '.join(OPPONENTS)}",
-                allowed=list(OPPONENTS),
-            )
+            raise GameError(f"opponents {self.opponents!r} is not known; use {', '.join(OPPONENTS)}",
+                            allowed=list(OPPONENTS))
         if self.goal not in GOALS:
-            raise GameError(
-                f"goal {self.goal!r} is not known; use {' or '.join(GOALS)}", allowed=list(GOALS)
-            )
+            raise GameError(f"goal {self.goal!r} is not known; use {' or '.join(GOALS)}", allowed=list(GOALS))
         if self.progress < 0.0:
             raise GameError(f"progress must be at least 0, not {self.progress}")
         if not 0.0 <= self.minimax <= 1.0:
@@ -218,14 +209,9 @@ class SearchConfig:
         if self.workers < 1:
             raise GameError(f"workers must be at least 1, not {self.workers}")
         if self.belief not in BELIEFS:
-            raise GameError(
-                f"belief {self.belief!r} is not known; use {' or '.join(BELIEFS)}",
-                allowed=list(BELIEFS),
-            )
+            raise GameError(f"belief {self.belief!r} is not known; use {' or '.join(BELIEFS)}", allowed=list(BELIEFS))
         if self.prior not in PRIORS:
-            raise GameError(
-                f"prior {self.prior!r} is not known; use {', '.join(PRIORS)}", allowed=list(PRIORS)
-            )
+            raise GameError(f"prior {self.prior!r} is not known; use {', '.join(PRIORS)}", allowed=list(PRIORS))
 
 
 # Difficulty levels: a budget and a policy each. The iteration budget is what the level
@@ -240,12 +226,8 @@ LEVELS: dict[str, SearchConfig] = {
 }
 TEAM_LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="heuristic", survival=0.2),
-    "normal": SearchConfig(
-        iterations=100, seconds=1.5, rollout="heuristic", prior="puct", survival=0.2
-    ),
-    "hard": SearchConfig(
-        iterations=600, seconds=6.0, rollout="heuristic", prior="puct", survival=0.2, workers=2
-    ),
+    "normal": SearchConfig(iterations=100, seconds=1.5, rollout="heuristic", prior="puct", survival=0.2),
+    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="puct", survival=0.2, workers=2),
 }
 
 _FIELDS = {
@@ -306,9 +288,7 @@ def parse_level(
         key = key.strip().lower()
         kind = _FIELDS.get(key)
         if kind is None:
-            raise GameError(
-                f"no search setting {key!r}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS)
-            )
+            raise GameError(f"no search setting {key!r}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
         value = value.strip()
         try:
             parsed: Any = None if value.lower() == "none" and key in _OPTIONAL else kind(value)
@@ -322,10 +302,7 @@ def parse_level(
         own = dict(hints.get(name) or {})
         unknown = [k for k in (*flat, *own) if k not in _FIELDS]
         if unknown:
-            raise GameError(
-                f"unknown search hints {unknown}; settings: {', '.join(_FIELDS)}",
-                allowed=list(_FIELDS),
-            )
+            raise GameError(f"unknown search hints {unknown}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
         cfg = replace(cfg, **{**flat, **own})
     if overrides:
         cfg = replace(cfg, **dict(overrides))
@@ -351,9 +328,7 @@ class ISMCTSAgent:
         name: the label used in the arena.
     """
 
-    notes: Any = (
-        None  # what the game's belief module noted of the play so far (per agent, once set)
-    )
+    notes: Any = None  # what the game's belief module noted of the play so far (per agent, once set)
 
     def __init__(self, config: SearchConfig | None = None, name: str = "ismcts") -> None:
         self.config = config or LEVELS["normal"]
@@ -376,10 +351,7 @@ class ISMCTSAgent:
 
     def listens(self, game: Game) -> bool:
         """True when the agent follows the play (``belief=model`` and the game has a belief)."""
-        return (
-            getattr(self.config, "belief", "none") == "model"
-            and getattr(game, "belief", None) is not None
-        )
+        return getattr(self.config, "belief", "none") == "model" and getattr(game, "belief", None) is not None
 
     def inform(self, obs: Observation, player: int, action: int | None) -> None:
         """Notes an action as the seat saw it (``obs``: its observation before the action)."""
@@ -396,14 +368,8 @@ class ISMCTSAgent:
             return obs
         deal = game.belief.belief_sample
         base, me = obs.sample, obs.player
-        return Observation(
-            game,
-            me,
-            obs.view,
-            obs.legal_actions,
-            lambda rng: deal(game, base(rng), me, notes, rng),
-            obs.rng,
-        )
+        return Observation(game, me, obs.view, obs.legal_actions,
+                           lambda rng: deal(game, base(rng), me, notes, rng), obs.rng)
 
     def _slow_heuristic(self, obs: Observation) -> bool:
         """Returns True when the game's heuristic is too slow to roll out with freely.
@@ -503,9 +469,7 @@ class ISMCTSAgent:
         evaluate = bound_evaluate(game, win)
         if evaluate is None:  # the game judges no state: every rollout runs to the end
             cut = None
-        direct = (
-            heuristic if rollout == "heuristic" else None
-        )  # the rollout policy, called directly
+        direct = heuristic if rollout == "heuristic" else None  # the rollout policy, called directly
         policy = _policy(game, rollout, cfg.epsilon, rng, heuristic)
         roll = bound_rollout(game) if direct is not None else None
         hint = heuristic if prior != "none" else None
@@ -550,12 +514,7 @@ class ISMCTSAgent:
                 if cp == TERMINAL:
                     break
                 if cp == CHANCE:
-                    s = apply(
-                        s,
-                        draw(s, rng)
-                        if draw is not None
-                        else sample_chance(chance_outcomes(s), rng),
-                    )
+                    s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
                     steps += 1
                     continue
                 if cp >= 0:
@@ -599,17 +558,8 @@ class ISMCTSAgent:
                     break
             # ---- the rollout, from the new edge to the end (or the cut) ---------------
             if expanded and not stopped and roll is not None:  # the game's own rollout loop
-                s, cp, steps, est = roll(
-                    s,
-                    rng,
-                    rolled,
-                    steps,
-                    overrun,
-                    cut,
-                    evaluate,
-                    deadline if it > 1 else None,
-                    clock,
-                )
+                s, cp, steps, est = roll(s, rng, rolled, steps, overrun, cut, evaluate,
+                                         deadline if it > 1 else None, clock)
             elif expanded and not stopped:
                 while True:
                     cp = current_player(s)
@@ -620,18 +570,11 @@ class ISMCTSAgent:
                         if est is not None:
                             break
                     if cp == CHANCE:
-                        s = apply(
-                            s,
-                            draw(s, rng)
-                            if draw is not None
-                            else sample_chance(chance_outcomes(s), rng),
-                        )
+                        s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
                         steps += 1
                         continue
                     if cp >= 0:
-                        s = apply(
-                            s, direct(s, cp, rng) if direct is not None else policy(s, cp), cp
-                        )
+                        s = apply(s, direct(s, cp, rng) if direct is not None else policy(s, cp), cp)
                         rolled += 1
                         steps += 1
                     else:
@@ -644,13 +587,7 @@ class ISMCTSAgent:
                     if deadline is not None and it > 1 and clock() > deadline:
                         break  # out of time in a long rollout: drop this iteration
             terminal = cp == TERMINAL or is_terminal(s)
-            if (
-                est is None
-                and deadline is not None
-                and it > 1
-                and not terminal
-                and steps <= overrun
-            ):
+            if est is None and deadline is not None and it > 1 and not terminal and steps <= overrun:
                 it -= 1
                 break
             # ---- back-up ------------------------------------------------------------
@@ -680,9 +617,7 @@ class ISMCTSAgent:
         root.pop(PRIOR_KEY, None)
         visits = {a: root[a][0] for a in legal if a in root}
         values = {a: (root[a][1] / root[a][0]) if root[a][0] else 0.0 for a in legal if a in root}
-        self.last = SearchStats(
-            iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values
-        )
+        self.last = SearchStats(iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values)
         return max(legal, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
 
 

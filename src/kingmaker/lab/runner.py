@@ -145,7 +145,8 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
     (``adopted``: the hashes, the games checked, when).
 
     Returns:
-        {"checked": games replayed, "differ": [(cell, index), ...], "same_code": bool}.
+        {"checked": games replayed, "differ": [(cell, index), ...], "same_code": bool,
+        "adopted": bool}.
     """
     from .store import code_hash, load_run, read_rows
 

@@ -155,8 +155,8 @@ class Store:
         if fresh and self.parts.exists():
             for p in self.parts.glob("*.parquet"):
                 p.unlink()
-        if meta_path.exists() and not fresh and any(self.parts.glob("*.parquet")):
-            old = json.loads(meta_path.read_text())
+        old = json.loads(meta_path.read_text()) if meta_path.exists() and not fresh else {}
+        if old and any(self.parts.glob("*.parquet")):
             if old.get("fingerprint") != study.fingerprint():
                 prev = old.get("study", {})
                 diff = [k for k, v in study.definition().items() if prev.get(k) != v]
@@ -170,11 +170,8 @@ class Store:
                     "the game's rules, its bots or the agents changed since; --fresh replays them"
                 )
         self.parts.mkdir(parents=True, exist_ok=True)
-        history = {}  # what lab verify --adopt recorded, kept while the games are
-        if meta_path.exists() and not fresh:
-            history = {k: v for k, v in json.loads(meta_path.read_text()).items() if k == "adopted"}
         _write_json(meta_path, {"study": study.to_dict(), "fingerprint": study.fingerprint(), "code": self.code,
-                                **history})
+                                **_history(old)})
 
     def table(self) -> pa.Table | None:
         """Returns every stored row (deduped, sorted by cell and index), or None."""
@@ -246,6 +243,11 @@ def load_run(out: str | Path) -> tuple[Study, dict]:
     return study, data
 
 
+def _history(meta: dict) -> dict:
+    """Returns what of a study.json outlives a rewrite: the ``adopted`` record of ``lab verify``."""
+    return {"adopted": meta["adopted"]} if "adopted" in meta else {}
+
+
 def adopt_code(out: str | Path, code: str, checked: int) -> None:
     """Stamps the results in ``out`` with ``code`` (a hash), recording the old one.
 
@@ -307,7 +309,7 @@ def merge_runs(dest: str | Path, sources: Sequence[str | Path], force: bool = Fa
     (dest / "parts").mkdir(exist_ok=True)
     _write_json(dest / "study.json", {"study": study.with_games(games).to_dict(),
                                       "fingerprint": study.fingerprint(), "code": meta.get("code"),
-                                      **({"adopted": meta["adopted"]} if "adopted" in meta else {})})
+                                      **_history(meta)})
     table, cpu = read_rows(paths)
     old = sorted((dest / "parts").glob("*.parquet"))
     if table is not None:
