@@ -128,6 +128,57 @@ def test_resume_after_a_kill_gives_the_whole_run(tmp_path):
     assert _rows(out) == _rows(tmp_path / "whole")
 
 
+def _slow_task(folder: str, name: str, seconds: float) -> str:
+    """A pool task: marks that it started (with its pid), sleeps, marks that it ended."""
+    Path(folder, f"{name}.started").write_text(str(os.getpid()))
+    time.sleep(seconds)
+    Path(folder, f"{name}.ended").write_text("")
+    return name
+
+
+def test_an_abandoned_pool_stops_its_running_tasks_instead_of_waiting(tmp_path):
+    pool = PoolBackend(2)
+    results = pool.map_unordered(_slow_task, [(str(tmp_path), "quick", 0.0), (str(tmp_path), "slow", 60.0)])
+    assert next(results) == "quick"
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "slow.started").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    pid = int((tmp_path / "slow.started").read_text())
+    pool.abandon()  # close() would wait the slow task's minute out
+    assert not (tmp_path / "slow.ended").exists()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # the worker was stopped and reaped
+    pool.close()  # nothing left to release
+
+
+def test_an_interrupted_run_abandons_its_own_pool_and_keeps_the_finished_games(tmp_path, monkeypatch):
+    import kingmaker.lab.runner as runner
+
+    calls = []
+
+    class Spy(SerialBackend):
+        def abandon(self) -> None:
+            calls.append("abandon")
+            super().abandon()
+
+        def close(self) -> None:
+            calls.append("close")
+
+    monkeypatch.setattr(runner, "make_backend", lambda *a, **k: Spy())
+
+    def stop(done: int, total: int) -> None:
+        if done >= 8:
+            raise KeyboardInterrupt
+
+    study = _study(tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        run_study(study, tmp_path / "a", flush_every=3600, on_games=stop)
+    assert calls[0] == "abandon"
+    assert len(_rows(tmp_path / "a")) == 8  # the finished chunks were stored
+    res = run_study(study, tmp_path / "a", SerialBackend())
+    assert res.played == 40
+
+
 def test_the_merge_of_two_partial_runs_equals_one_whole_run(tmp_path):
     study = _study(tmp_path)
     run_study(study, tmp_path / "one", SerialBackend(), part=(1, 2))

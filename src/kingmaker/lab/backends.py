@@ -40,6 +40,10 @@ class Backend:
     def close(self) -> None:
         """Releases the workers (a no-op where there are none)."""
 
+    def abandon(self) -> None:
+        """Stops at once, dropping the tasks in flight (an interrupted run); then as ``close``."""
+        self.close()
+
     def __enter__(self) -> Backend:
         return self
 
@@ -91,6 +95,28 @@ class PoolBackend(Backend):
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
+    def abandon(self) -> None:
+        """Terminates the workers, so an interrupted run does not wait for its chunks in flight.
+
+        Their games are lost either way (a chunk's games are stored when it ends); a long
+        study's chunk can take minutes of CPU.
+        """
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        stop = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
+        if stop is not None:
+            stop()
+            return
+        # Before 3.14 the executor has no public way to stop a running task: its worker
+        # processes are terminated through its table of them.
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.join(5)
+
 
 class RayBackend(Backend):
     """Ray: a local instance (``num_cpus`` CPUs) or a running cluster at ``address``.
@@ -109,6 +135,7 @@ class RayBackend(Backend):
             raise GameError("Ray is not installed: pip install 'kingmaker[lab]'") from e
         self._ray = ray
         self.address = address
+        self._pending: list = []
         self._started = False
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if ship_code:
@@ -126,13 +153,14 @@ class RayBackend(Backend):
         ray = self._ray
         remote = ray.remote(num_cpus=1, max_retries=3)(fn)
         todo = iter(tasks)
-        pending = []
+        pending = self._pending = []
         for task in todo:
             pending.append(remote.remote(*task))
             if len(pending) >= 3 * self.workers:
                 break
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
+            done, rest = ray.wait(pending, num_returns=1)
+            pending[:] = rest
             for ref in done:
                 for task in todo:
                     pending.append(remote.remote(*task))
@@ -143,6 +171,16 @@ class RayBackend(Backend):
         if self._started:
             self._ray.shutdown()
             self._started = False
+
+    def abandon(self) -> None:
+        """Cancels the tasks in flight (a cluster goes on running them otherwise), then closes."""
+        for ref in self._pending:
+            try:
+                self._ray.cancel(ref, force=True)
+            except Exception:  # noqa: BLE001 - a task that already ended cannot be cancelled
+                pass
+        self._pending = []
+        self.close()
 
 
 def make_backend(

@@ -121,6 +121,7 @@ def run_cmd(study_file, game, players, agents, games, seed, option, grid, slow, 
                 res = run_study(study, target, backend, fresh=fresh, flush_every=flush_every,
                                     on_games=tick, part=share)
     except KeyboardInterrupt:
+        backend.abandon()  # the chunks in flight are dropped, not waited for
         click.echo("interrupted: the finished games are stored; run again to resume")
         raise SystemExit(130) from None
     except GameError as e:

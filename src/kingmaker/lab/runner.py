@@ -115,6 +115,10 @@ def run_study(
             if time.monotonic() - last >= flush_every:
                 store.append(buffer, cpu)
                 buffer, cpu, last = [], 0.0, time.monotonic()
+    except BaseException:
+        if own:  # interrupted: do not wait for the chunks in flight
+            backend.abandon()
+        raise
     finally:
         store.append(buffer, cpu)  # an interrupted run keeps what it finished
         if own:
