@@ -128,6 +128,26 @@ def test_resume_after_a_kill_gives_the_whole_run(tmp_path):
     assert _rows(out) == _rows(tmp_path / "whole")
 
 
+def _burn(seconds: float) -> None:
+    """Spends ``seconds`` of this process's own CPU time."""
+    while time.process_time() < seconds:
+        pass
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no fork, no children's rusage")
+def test_a_chunks_cpu_time_counts_the_children_its_searches_fork():
+    import multiprocessing
+
+    from kingmaker.lab.play import cpu_time
+
+    before = cpu_time()
+    child = multiprocessing.get_context("fork").Process(target=_burn, args=(0.3,))
+    child.start()
+    child.join()
+    assert child.exitcode == 0
+    assert cpu_time() - before >= 0.29  # the child's 0.3 s, which process_time() alone misses
+
+
 def _slow_task(folder: str, name: str, seconds: float) -> str:
     """A pool task: marks that it started (with its pid), sleeps, marks that it ended."""
     Path(folder, f"{name}.started").write_text(str(os.getpid()))

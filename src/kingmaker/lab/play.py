@@ -28,11 +28,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.api import CHANCE, TERMINAL
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on Windows
+    resource = None
 from ..core.errors import GameError
 from ..core.match import sample_chance
 from ..core.registry import make
 
-__all__ = ["FAST_AGENTS", "chunk_task", "play_chunk", "play_row"]
+__all__ = ["FAST_AGENTS", "chunk_task", "cpu_time", "play_chunk", "play_row"]
 
 # Agents the lab may run on the true state (they read only their seat's view).
 FAST_AGENTS = ("heuristic", "random")
@@ -124,7 +129,20 @@ def play_chunk(
     fast: bool,
 ) -> dict:
     """Plays ``games`` (index, seats, seed) of one cell; returns {"rows", "cpu", "cell"}."""
-    t0 = time.process_time()
+    t0 = cpu_time()
     game = make(game_id, players=players, **options)
     rows = [play_row(game, cell, cell_key, i, seats, seed, fast) for i, seats, seed in games]
-    return {"cell": cell, "rows": rows, "cpu": time.process_time() - t0}
+    return {"cell": cell, "rows": rows, "cpu": cpu_time() - t0}
+
+
+def cpu_time() -> float:
+    """CPU seconds of this process and of its children that have ended.
+
+    The children count because a search may fork (``hard``'s root-parallel searches
+    run in child processes where the worker may have children).
+    """
+    t = time.process_time()
+    if resource is not None:
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t += ru.ru_utime + ru.ru_stime
+    return t
