@@ -171,6 +171,23 @@ def test_an_abandoned_pool_stops_its_running_tasks_instead_of_waiting(tmp_path):
     pool.close()  # nothing left to release
 
 
+def test_a_pool_left_by_an_exception_is_abandoned(tmp_path):
+    with pytest.raises(KeyboardInterrupt):
+        with PoolBackend(2) as pool:
+            tasks = [(str(tmp_path), "quick", 0.0), (str(tmp_path), "slow", 60.0)]
+            results = pool.map_unordered(_slow_task, tasks)
+            assert next(results) == "quick"
+            deadline = time.monotonic() + 60
+            while not (tmp_path / "slow.started").exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            raise KeyboardInterrupt  # as Ctrl-C would, while the slow task runs
+    pid = int((tmp_path / "slow.started").read_text())
+    assert not (tmp_path / "slow.ended").exists()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    del results
+
+
 def test_an_interrupted_run_abandons_its_own_pool_and_keeps_the_finished_games(tmp_path, monkeypatch):
     import kingmaker.lab.runner as runner
 

@@ -47,8 +47,11 @@ class Backend:
     def __enter__(self) -> Backend:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None:
+            self.close()
+        else:  # interrupted or failed: the work in flight is not waited for
+            self.abandon()
 
     def describe(self) -> str:
         return f"{self.name} ({self.workers} worker{'s' if self.workers != 1 else ''})"

@@ -174,6 +174,10 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
                 checked += 1
                 if row != stored[key]:
                     differ.append(key)
+    except BaseException:
+        if own:  # interrupted: do not wait for the replays in flight
+            backend.abandon()
+        raise
     finally:
         if own:
             backend.close()
