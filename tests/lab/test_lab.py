@@ -286,6 +286,28 @@ def test_a_cooperative_report_shows_the_team_and_loss_reasons(tmp_path):
     assert (tmp_path / "g" / "r-seats.png").exists() and (tmp_path / "g" / "r-reasons.png").exists()
 
 
+def test_a_report_says_how_the_games_were_played_and_leaves_out_empty_sections(tmp_path):
+    from kingmaker.lab.report import write_report
+
+    search = parse_study({"game": "kings-kilt", "players": [2], "games": 2, "seed": 1,
+                          "agents": ["ismcts:easy/seconds=none", "heuristic"]})
+    run_study(search, tmp_path / "s", SerialBackend())
+    text = write_report(tmp_path / "s", tmp_path / "s" / "r.md", plots=False)[0].read_text()
+    assert "every seat through Match" in text and "on the true state" not in text
+    assert "against the options" not in text  # no grid, no plot: no heading either
+    fast = parse_study({"game": "kings-kilt", "players": [2], "games": 2, "seed": 1})
+    run_study(fast, tmp_path / "f", SerialBackend())
+    text = write_report(tmp_path / "f", tmp_path / "f" / "r.md", plots=False)[0].read_text()
+    assert "heuristic/random on the true state (fast)" in text and "ms per game" in text
+
+
+def test_a_reports_cpu_time_reads_in_seconds_for_long_games():
+    from kingmaker.lab.report import _cpu_text
+
+    assert _cpu_text(9572.0, 48) == "9,572 s (199.4 s per game)"
+    assert _cpu_text(3.0, 1000) == "3 s (3.0 ms per game)"
+
+
 @pytest.mark.parametrize(
     ("text", "field"),
     [

@@ -196,6 +196,22 @@ def _plots(a: dict, study: Study, dest: Path, stem: str) -> dict[str, Path]:
     return made
 
 
+def _play_mode(study: Study) -> str:
+    """How the study's games were played (``fast`` applies only where every seat is fast)."""
+    from .play import FAST_AGENTS
+
+    if study.fast and set(study.agents) <= set(FAST_AGENTS):
+        return "heuristic/random on the true state (fast)"
+    return "every seat through Match (its observations)"
+
+
+def _cpu_text(cpu: float, games: int) -> str:
+    """The CPU time in all and per game, in ms or s as suits the size."""
+    each = cpu / max(1, games)
+    per = f"{each * 1000:.1f} ms" if each < 10 else f"{each:.1f} s"
+    return f"{cpu:,.0f} s ({per} per game)"
+
+
 def _blocks(a: dict, study: Study, meta: dict, plots: dict[str, Path]) -> list[tuple]:
     b: list[tuple] = []
     cells = a["cells"]
@@ -214,8 +230,8 @@ def _blocks(a: dict, study: Study, meta: dict, plots: dict[str, Path]) -> list[t
         ["games per cell", str(study.games)],
         ["games stored", str(a["games"])],
         ["seed", str(study.seed)],
-        ["play", "heuristic/random on the true state (fast)" if study.fast else "every seat through Match"],
-        ["CPU time", f"{cpu:,.0f} s ({cpu / max(1, a['games']) * 1000:.1f} ms per game)"],
+        ["play", _play_mode(study)],
+        ["CPU time", _cpu_text(cpu, a["games"])],
     ]))
     if a["cooperative"]:
         b.append(("h", 2, "Team win rate and loss reasons"))
@@ -243,8 +259,8 @@ def _blocks(a: dict, study: Study, meta: dict, plots: dict[str, Path]) -> list[t
         b.append(("table", ["cell", *[x["agent"] for x in cells[0]["agents"]]], rows))
         if plots.get("agents"):
             b.append(("img", plots["agents"], "agent win rates"))
-    b.append(("h", 2, f"{a['headline'][0].upper()}{a['headline'][1:]} against the options"))
-    if plots.get("option"):
+    if plots.get("option"):  # a plot only: no heading over nothing
+        b.append(("h", 2, f"{a['headline'][0].upper()}{a['headline'][1:]} against the options"))
         b.append(("img", plots["option"], "headline rate against the options"))
     b.append(("h", 2, "Game length and end reasons"))
     rows = []
