@@ -171,6 +171,30 @@ def test_an_abandoned_pool_stops_its_running_tasks_instead_of_waiting(tmp_path):
     pool.close()  # nothing left to release
 
 
+def test_an_abandoned_pool_stops_workers_that_catch_sigterm_and_have_tasks_queued(tmp_path):
+    def stop(signum, frame):  # the CLI's handler, which the forked workers inherit
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        pool = PoolBackend(2)
+        tasks = [(str(tmp_path), "quick", 0.0)] + [(str(tmp_path), f"slow{k}", 60.0) for k in range(4)]
+        results = pool.map_unordered(_slow_task, tasks)
+        assert next(results) == "quick"
+        deadline = time.monotonic() + 60
+        while len(list(tmp_path.glob("slow*.started"))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        pool.abandon()
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    started = list(tmp_path.glob("slow*.started"))
+    assert len(started) == 2  # the queued tasks never started
+    for path in started:
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(path.read_text()), 0)
+    assert not list(tmp_path.glob("slow*.ended"))
+
+
 def test_a_pool_left_by_an_exception_is_abandoned(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         with PoolBackend(2) as pool:

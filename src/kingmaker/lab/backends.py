@@ -107,16 +107,18 @@ class PoolBackend(Backend):
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        stop = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
+        # Killed, not terminated: a worker inherits the CLI's SIGTERM handler (which raises
+        # KeyboardInterrupt), survives it as a failed task and takes the next queued one.
+        stop = getattr(pool, "kill_workers", None)  # Python 3.14 and later
         if stop is not None:
             stop()
             return
         # Before 3.14 the executor has no public way to stop a running task: its worker
-        # processes are terminated through its table of them.
+        # processes are killed through its table of them.
         procs = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in procs:
-            proc.terminate()
+            proc.kill()
         for proc in procs:
             proc.join(5)
 
