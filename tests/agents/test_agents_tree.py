@@ -152,3 +152,31 @@ def test_tree_is_parsed_and_checked():
     assert parse_level("normal").minimax == 0.0
     with pytest.raises(GameError, match="minimax must be between 0 and 1"):
         parse_level("normal/minimax=1.5")
+
+
+def test_kingpin_hard_is_one_breadth_tree_that_tries_every_move():
+    """Kingpin's hints (docs/agents.md, Issue 16 §2): ``hard`` with the heuristic prior lost to
+    ``normal`` (24% of 100), so it is one tree of 400 iterations with the breadth prior, which
+    tries every move at the root; ``normal`` keeps the heuristic prior and 100 iterations."""
+    import kingmaker
+
+    game = kingmaker.make("kingpin", players=2)
+    hard = make_agent("ismcts:hard/seconds=none", game)
+    normal = make_agent("ismcts:normal", game)
+    assert (hard.config.prior, hard.config.iterations, hard.config.workers, hard.config.depth) == ("breadth", 400, 1, 2)
+    assert (normal.config.prior, normal.config.iterations, normal.config.depth) == ("heuristic", 100, 2)
+    assert make_agent("ismcts:hard/prior=heuristic", game).config.prior == "heuristic"  # a spec still wins
+    m = Match(game, seed=5)
+    rng = random.Random(5)
+    while True:  # to the first decision with many moves (past the mafias' choice)
+        p = m.current_player
+        legal = m.legal_actions(p) if p >= 0 else []
+        if len(legal) > 20:
+            break
+        if p < 0:
+            m.step_chance()
+        else:
+            m.play(rng.choice(legal), p)
+    hard.act(m.observation(p))
+    assert set(hard.last.visits) == set(legal)  # every move tried at the root
+    assert sum(hard.last.visits.values()) == 400
