@@ -28,19 +28,21 @@ def main() -> None:
         if rows and "generation" in rows[0]:
             runs[path.stem] = rows
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
-    for name, rows in runs.items():
+    styles = ("-", "--", ":")  # the colour cycle has ten colours: more lines change the style
+    for i, (name, rows) in enumerate(runs.items()):
         gen = [int(r["generation"]) for r in rows]
         for ax, key in zip(axes, ("held_policy_loss", "held_value_loss")):
             ys = [float(r[key]) if r.get(key) not in (None, "") else None for r in rows]
             pts = [(g, y) for g, y in zip(gen, ys) if y is not None]
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name,
+                        linestyle=styles[i // 10 % len(styles)])
     titles = ("held-out policy loss (CE vs visits)", "held-out value loss (MSE; a constant 0.5 scores 0.25 at 2p)")
     for ax, title in zip(axes, titles):
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("generation (0: distilled from ismcts:normal)")
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7)
+    axes[0].legend(fontsize=7, ncol=2)
     fig.tight_layout()
     out = HERE / "curves.png"
     fig.savefig(out, dpi=90)

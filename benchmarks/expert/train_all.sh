@@ -1,7 +1,8 @@
 #!/bin/sh
 # Trains every shipped expert network (docs/expert.md). Two lanes run side by side:
 #   sh benchmarks/expert/train_all.sh a   # the two-player games
-#   sh benchmarks/expert/train_all.sh b   # three and four players
+#   sh benchmarks/expert/train_all.sh b   # three players
+#   sh benchmarks/expert/train_all.sh c   # four and five players (trained 2026-12-01)
 # Each line writes src/kingmaker/agents/nets/<game>-<n>p.npz and benchmarks/expert/<game>-<n>p.csv
 # (the learning curve) and .log (its rows and the CPU time).
 set -e
@@ -22,10 +23,13 @@ a)
 b)
   run kings-kilt 3 $KK
   run kingpins 3 $KPS
-  run san-quentin-kings 3 $LONG
+  run san-quentin-kings 3 $LONG ;;
+c)
   run kings-kilt 4 $KK
   run kingpins 4 $KPS
   run san-quentin-kings 4 $LONG
   run gangs-of-green-city 3 $LONG
-  run gangs-of-green-city 4 $LONG ;;
+  run gangs-of-green-city 4 $LONG
+  run san-quentin-kings 5 $LONG
+  run gangs-of-green-city 5 $LONG ;;
 esac

@@ -7,6 +7,7 @@ is given an Observation and nothing else) and docs/expert.md.
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 import kingmaker
 from kingmaker.agents import make_agent
 from kingmaker.agents.expert import (
-    NETS_DIR,
+    SHIPPED_NETS,
     ExpertAgent,
     ExpertConfig,
     ExpertNet,
@@ -35,7 +36,7 @@ from kingmaker.core.errors import GameError
 from kingmaker.core.match import Match, Observation
 from kingmaker.rl.train import Adam
 
-SHIPPED = sorted(NETS_DIR.glob("*.npz"))
+SHIPPED = sorted(SHIPPED_NETS.glob("*.npz"))
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +49,44 @@ def tiny_net(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 # ---- shipped weights ---------------------------------------------------------------------
-def test_every_game_ships_a_network() -> None:
-    """Every game of the registry has a network for at least its smallest player count."""
+def test_every_game_ships_a_network_for_every_player_count() -> None:
+    """Issue 16 §3: "weights shipped in the package for every game": each game and player count."""
+    from kingmaker.core.registry import game_class
+
     stems = {p.stem for p in SHIPPED}
     for gid in kingmaker.available_games():
-        game = kingmaker.make(gid)
-        assert f"{gid}-{game.num_players}p" in stems, f"no expert network for {gid}"
+        cls = game_class(gid)
+        for n in range(cls.min_players, cls.max_players + 1):
+            assert f"{gid}-{n}p" in stems, f"no expert network for {gid} with {n} players"
+
+
+def test_kingmaker_nets_names_a_directory_of_ones_own(tiny_net: Path, tmp_path: Path) -> None:
+    """``KINGMAKER_NETS`` points the expert at networks of one's own training (the same names)."""
+    import shutil
+    import subprocess
+    import sys
+
+    own = tmp_path / "own"
+    own.mkdir()
+    shutil.copy(tiny_net, own / "kings-kilt-2p.npz")
+    code = (
+        "import kingmaker\n"
+        "from kingmaker.agents.expert import load_net, NETS_DIR\n"
+        "from kingmaker.core.errors import GameError\n"
+        "print(NETS_DIR)\n"
+        "print(load_net(kingmaker.make('kings-kilt', 2)).layers[0][0].shape[1])\n"
+        "try:\n"
+        "    load_net(kingmaker.make('kings-kilt', 3))\n"
+        "except GameError as e:\n"
+        "    print(e)\n"
+    )
+    env = {**os.environ, "KINGMAKER_NETS": str(own)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    lines = out.splitlines()
+    assert lines[0] == str(own)
+    assert lines[1] == "16"  # the tiny net's one hidden layer, not the shipped network's 128
+    assert "no expert network for King's Kilt with 3 players" in lines[2]
+    assert f"in {own} (KINGMAKER_NETS): kings-kilt-2p" in lines[2]
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
@@ -64,7 +97,7 @@ def test_shipped_network_loads_with_numpy_alone(path: Path) -> None:
         assert {"W0", "b0", "Wp", "bp", "Wv", "bv", "meta"} <= set(data.files)
     gid, _, n = path.stem.rpartition("-")
     game = kingmaker.make(gid, int(n[:-1]))
-    net = load_net(game)
+    net = load_net(game, path)
     assert net.players == game.num_players
     m = Match(game, [make_agent("heuristic", game)] * game.num_players, seed=0)
     while m.current_player < 0 and not m.is_over():

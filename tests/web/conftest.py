@@ -80,10 +80,12 @@ def free_port() -> int:
 class Server:
     """A real ``python -m kingmaker.web`` process on loopback; restartable on the same database."""
 
-    def __init__(self, db: str, bot_delay: float = 0.0, args: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: str, bot_delay: float = 0.0, args: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.args = tuple(args)
+        self.env = dict(env or {})
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
         self.log = Path(f"/tmp/kingmaker-web-test-{self.port}.log")
@@ -97,7 +99,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        env = dict(os.environ)
+        env = dict(os.environ) | self.env
         env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kingmaker.web", "--port", str(self.port), "--db", self.db,
@@ -142,8 +144,9 @@ class Server:
 def make_server(tmp_path):
     servers: list[Server] = []
 
-    def make(db: str | None = None, bot_delay: float = 0.0, args: tuple[str, ...] = ()) -> Server:
-        s = Server(db or str(tmp_path / f"web{len(servers)}.sqlite3"), bot_delay, args)
+    def make(db: str | None = None, bot_delay: float = 0.0, args: tuple[str, ...] = (),
+             env: dict[str, str] | None = None) -> Server:
+        s = Server(db or str(tmp_path / f"web{len(servers)}.sqlite3"), bot_delay, args, env)
         servers.append(s)
         return s.start()
 

@@ -9,10 +9,11 @@ by the CPU time per move like every other level.
 from __future__ import annotations
 
 import asyncio
+import shutil
 
 from webclient import call, check_payloads, create, play_over_ws, stored
 
-from kingmaker.agents.expert import NETS_DIR
+from kingmaker.agents.expert import NETS_DIR, SHIPPED_NETS
 
 
 def test_web_lobby_offers_expert_where_a_network_ships(shared_server):
@@ -26,7 +27,7 @@ def test_web_lobby_offers_expert_where_a_network_ships(shared_server):
         assert gm["expert"] == shipped
     assert 2 in by_id["kings-kilt"]["expert"]
     # The page offers the level only where it can play (static/app.js, botChoices).
-    js = (NETS_DIR.parents[1] / "web" / "static" / "app.js").read_text()
+    js = (SHIPPED_NETS.parents[1] / "web" / "static" / "app.js").read_text()
     assert "gm.expert" in js
 
 
@@ -47,13 +48,20 @@ def test_web_an_expert_bot_is_created_and_moves(shared_server):
     assert f"match {mid}: bot" not in log
 
 
-def test_web_expert_is_refused_where_no_network_ships(shared_server):
-    """San Quentin Kings ships a 3-player network only: 4 players get a typed 400."""
-    assert not (NETS_DIR / "san-quentin-kings-4p.npz").exists()
-    status, out = call(shared_server, "POST", "/api/matches", {
+def test_web_expert_is_refused_where_no_network_ships(make_server, tmp_path):
+    """A server whose networks (``KINGMAKER_NETS``) hold King's Kilt's two-player one only offers
+    expert there, and a San Quentin Kings match with expert seats gets a typed 400."""
+    own = tmp_path / "nets"
+    own.mkdir()
+    shutil.copy(SHIPPED_NETS / "kings-kilt-2p.npz", own)
+    server = make_server(env={"KINGMAKER_NETS": str(own)})
+    _, g = call(server, "GET", "/api/games")
+    by_id = {gm["id"]: gm["expert"] for gm in g["games"]}
+    assert by_id["kings-kilt"] == [2] and by_id["san-quentin-kings"] == []
+    status, out = call(server, "POST", "/api/matches", {
         "game": "san-quentin-kings", "players": 4,
         "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "ismcts:expert"}] * 3})
     assert status == 400
     assert "expert network" in out["error"]["message"]
-    _, lobby = call(shared_server, "GET", "/api/matches")
-    assert all(m["game"] != "san-quentin-kings" or m["players"] != 4 for m in lobby["matches"])
+    _, lobby = call(server, "GET", "/api/matches")
+    assert all(m["game"] != "san-quentin-kings" for m in lobby["matches"])

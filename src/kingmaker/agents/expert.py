@@ -28,6 +28,10 @@ network reads observation tensors, which are functions of a player's view,
 and the search only ever simulates determinisations drawn from the seat's own
 view, so the agent never reads the true state's hidden parts.
 
+The networks are read from ``NETS_DIR``: the shipped ones, or the directory the
+environment variable ``KINGMAKER_NETS`` names (networks of your own training, under
+the same file names).
+
 Specs: ``ismcts:expert``, ``ismcts:expert/iterations=400/mix=0.5``,
 ``team:expert`` in the co-operative game, ``ismcts:expert/iterations=100/net=<file.npz>``
 (``net=`` comes last, as a path may hold slashes).
@@ -37,6 +41,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import time
 from dataclasses import dataclass, replace
@@ -52,6 +57,7 @@ from .search import ISMCTSAgent, SearchStats, _policy, check_budget
 __all__ = [
     "EXPERT",
     "NETS_DIR",
+    "SHIPPED_NETS",
     "ExpertAgent",
     "ExpertConfig",
     "ExpertNet",
@@ -60,7 +66,9 @@ __all__ = [
     "net_path",
 ]
 
-NETS_DIR = Path(__file__).parent / "nets"
+SHIPPED_NETS = Path(__file__).parent / "nets"
+# Where the expert's networks are read: KINGMAKER_NETS names a directory of one's own.
+NETS_DIR = Path(os.environ["KINGMAKER_NETS"]).expanduser() if os.environ.get("KINGMAKER_NETS") else SHIPPED_NETS
 
 
 def _np() -> Any:
@@ -158,9 +166,10 @@ def load_net(game: Game, path: str | Path | None = None) -> ExpertNet:
     p = Path(path).expanduser() if path else net_path(game)
     if not p.is_file():
         shipped = sorted(q.stem for q in NETS_DIR.glob("*.npz"))
+        where = "shipped" if NETS_DIR == SHIPPED_NETS else f"in {NETS_DIR} (KINGMAKER_NETS)"
         raise GameError(
             f"no expert network for {game.name} with {game.num_players} players ({p.name}); "
-            f"shipped: {', '.join(shipped) or 'none'}",
+            f"{where}: {', '.join(shipped) or 'none'}",
             game=game.id,
             allowed=shipped,
         )
