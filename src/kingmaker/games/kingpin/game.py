@@ -93,7 +93,8 @@ class Kingpin(Game):
     # 24% of 100 games), because the rivals' untried replies are taken in random order and
     # their averages mislead. One tree of 400 iterations that tries every move at the root and
     # lets the heuristic lead below it (prior=breadth) won 55% of 40 on the same terms, the best
-    # of the nine settings tried (docs/agents.md, Issue 16 §2).
+    # of the nine settings tried, and then 50.0% of 200: even with normal, no longer below it
+    # (docs/agents.md, Issue 16 §2).
     search_hints = {"depth": 2, "prior": "heuristic", "hard": {"prior": "breadth", "iterations": 400, "workers": 1}}
     views = view
     bot = bot
