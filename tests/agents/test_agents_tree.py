@@ -16,6 +16,7 @@ import random
 import pytest
 from toys import OneReply
 
+import kingmaker
 from kingmaker import GameError, Match
 from kingmaker.agents import make_agent
 from kingmaker.agents.search import ISMCTSAgent, SearchConfig, parse_level
@@ -158,8 +159,6 @@ def test_kingpin_hard_is_one_breadth_tree_that_tries_every_move():
     """Kingpin's hints (docs/agents.md, Issue 16 §2): ``hard`` with the heuristic prior lost to
     ``normal`` (24% of 100), so it is one tree of 400 iterations with the breadth prior, which
     tries every move at the root; ``normal`` keeps the heuristic prior and 100 iterations."""
-    import kingmaker
-
     game = kingmaker.make("kingpin", players=2)
     hard = make_agent("ismcts:hard/seconds=none", game)
     normal = make_agent("ismcts:normal", game)

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +37,7 @@ from kingmaker.agents.train_expert import (
 )
 from kingmaker.core.errors import GameError
 from kingmaker.core.match import Match, Observation
+from kingmaker.core.registry import game_class
 from kingmaker.rl.train import Adam
 
 SHIPPED = sorted(SHIPPED_NETS.glob("*.npz"))
@@ -51,8 +55,6 @@ def tiny_net(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # ---- shipped weights ---------------------------------------------------------------------
 def test_every_game_ships_a_network_for_every_player_count() -> None:
     """Issue 16 §3: "weights shipped in the package for every game": each game and player count."""
-    from kingmaker.core.registry import game_class
-
     stems = {p.stem for p in SHIPPED}
     for gid in kingmaker.available_games():
         cls = game_class(gid)
@@ -62,10 +64,6 @@ def test_every_game_ships_a_network_for_every_player_count() -> None:
 
 def test_kingmaker_nets_names_a_directory_of_ones_own(tiny_net: Path, tmp_path: Path) -> None:
     """``KINGMAKER_NETS`` points the expert at networks of one's own training (the same names)."""
-    import shutil
-    import subprocess
-    import sys
-
     own = tmp_path / "own"
     own.mkdir()
     shutil.copy(tiny_net, own / "kings-kilt-2p.npz")

@@ -165,13 +165,13 @@ def load_net(game: Game, path: str | Path | None = None) -> ExpertNet:
     """
     p = Path(path).expanduser() if path else net_path(game)
     if not p.is_file():
-        shipped = sorted(q.stem for q in NETS_DIR.glob("*.npz"))
+        present = sorted(q.stem for q in NETS_DIR.glob("*.npz"))
         where = "shipped" if NETS_DIR == SHIPPED_NETS else f"in {NETS_DIR} (KINGMAKER_NETS)"
         raise GameError(
             f"no expert network for {game.name} with {game.num_players} players ({p.name}); "
-            f"{where}: {', '.join(shipped) or 'none'}",
+            f"{where}: {', '.join(present) or 'none'}",
             game=game.id,
-            allowed=shipped,
+            allowed=present,
         )
     net = _load_cached(str(p.resolve()), p.stat().st_mtime)
     net.check_game(game)
