@@ -328,7 +328,8 @@ def test_every_game_an_agents_decision_ignores_the_hidden_parts_of_the_true_stat
             # normal takes the game's search hints (rollouts cut with its evaluate).
             for spec in ("random", "heuristic", "ismcts:easy/iterations=8/seconds=none",
                          "ismcts:normal/iterations=8/seconds=none",
-                         "ismcts:normal/iterations=8/seconds=none/minimax=0.5"):
+                         "ismcts:normal/iterations=8/seconds=none/minimax=0.5",
+                         "ismcts:normal/seconds=none/replies=1/shortlist=2"):
                 agent_a = make_agent(spec, game)
                 agent_b = make_agent(spec, game)
                 a = agent_a.act(observation(game, s, p, f"{seed}/{k}"))

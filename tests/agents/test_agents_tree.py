@@ -155,12 +155,13 @@ def test_tree_is_parsed_and_checked():
         parse_level("normal/minimax=1.5")
 
 
-def test_kingpin_hard_is_one_breadth_tree_that_tries_every_move():
-    """Kingpin's hints (docs/agents.md, Issue 16 §2): ``hard`` with the heuristic prior lost to
-    ``normal`` (24% of 100), so it is one tree of 400 iterations with the breadth prior, which
-    tries every move at the root; ``normal`` keeps the heuristic prior and 100 iterations."""
+def test_kingpins_earlier_hard_breadth_tree_tries_every_move():
+    """Kingpin's ``hard`` before the max-min search (docs/agents.md, Issue 16 §2): with the
+    heuristic prior a bigger tree lost to ``normal`` (24% of 100), so it was one tree of 400
+    iterations with the breadth prior, which tries every move at the root (even with
+    ``normal`` over 200 games); ``normal`` keeps the heuristic prior and 100 iterations."""
     game = kingmaker.make("kingpin", players=2)
-    hard = make_agent("ismcts:hard/seconds=none", game)
+    hard = make_agent("ismcts:hard/seconds=none/replies=none/prior=breadth/iterations=400/workers=1", game)
     normal = make_agent("ismcts:normal", game)
     assert (hard.config.prior, hard.config.iterations, hard.config.workers, hard.config.depth) == ("breadth", 400, 1, 2)
     assert (normal.config.prior, normal.config.iterations, normal.config.depth) == ("heuristic", 100, 2)

@@ -63,6 +63,7 @@ from .bound import (
     bound_rollout,
     win_shares,
 )
+from .maxmin import maxmin_search
 from .selection import PRIOR_KEY, _select, _select_prior, back_up_minimax
 
 __all__ = [
@@ -163,6 +164,16 @@ class SearchConfig:
             tried action is ranked by ``(1 - alpha) * mean + alpha * minimax``, where the
             minimax value is what its subtree is worth when every player takes its best
             move among those tried (0: the mean alone, the plain search).
+        replies: None (the default) for the tree search; a number k for the selective
+            max-min search of ``maxmin.py`` instead: every move is tried once with the
+            heuristic's reply, and the ``shortlist`` best are judged by the worst, for the
+            seat, of the rival's k replies that the game's ``evaluate`` rates best for the
+            rival (and the heuristic's), each played ``depth`` heuristic decisions on and
+            then evaluated. Its budget is that shape (``seconds`` still caps its time);
+            ``iterations``, ``prior``, ``rollout``, ``opponents``, ``tree``, ``minimax``
+            and ``workers`` do not apply.
+        shortlist: how many moves the max-min search judges by their replies (None: every
+            legal move).
         workers: root-parallel searches, each with the whole budget and its own random
             stream (seeded from the agent's), merged at the root by summing the visit
             counts; they run in forked processes where the platform allows it, one after
@@ -185,9 +196,12 @@ class SearchConfig:
     workers: int = 1
     goal: str = "returns"
     belief: str = "none"
+    replies: int | None = None
+    shortlist: int | None = 12
 
     def __post_init__(self) -> None:
-        check_budget(self.iterations, self.seconds, "an IS-MCTS budget")
+        if self.replies is None:  # (the max-min search's budget is its shape)
+            check_budget(self.iterations, self.seconds, "an IS-MCTS budget")
         if self.rollout not in ROLLOUTS:
             raise GameError(
                 f"rollout {self.rollout!r} is not known; use {', '.join(ROLLOUTS)}",
@@ -206,6 +220,10 @@ class SearchConfig:
             raise GameError(f"progress must be at least 0, not {self.progress}")
         if not 0.0 <= self.minimax <= 1.0:
             raise GameError(f"minimax must be between 0 and 1, not {self.minimax}")
+        if self.replies is not None and self.replies < 1:
+            raise GameError(f"replies must be at least 1 (or none), not {self.replies}")
+        if self.shortlist is not None and self.shortlist < 1:
+            raise GameError(f"shortlist must be at least 1 (or none), not {self.shortlist}")
         if self.workers < 1:
             raise GameError(f"workers must be at least 1, not {self.workers}")
         if self.belief not in BELIEFS:
@@ -246,9 +264,11 @@ _FIELDS = {
     "workers": int,
     "goal": str,
     "belief": str,
+    "replies": int,
+    "shortlist": int,
 }
 # Settings that "none" clears.
-_OPTIONAL = ("iterations", "seconds", "depth", "tree")
+_OPTIONAL = ("iterations", "seconds", "depth", "tree", "replies", "shortlist")
 # Levels that take a game's search hints; "easy" stays a search that knows nothing of the game.
 HINTED_LEVELS = ("normal", "hard")
 
@@ -424,7 +444,10 @@ class ISMCTSAgent:
 
     # ---- search ----------------------------------------------------------------
     def search(self, obs: Observation) -> int:
-        """Runs the search and returns the most visited legal action at the root."""
+        """Runs the search and returns the most visited legal action at the root (with
+        ``replies``, the max-min search's move)."""
+        if self.config.replies is not None:
+            return self._search_maxmin(obs)
         if self.config.workers > 1:
             return self._search_parallel(obs)
         return self._search_one(obs)
@@ -438,6 +461,20 @@ class ISMCTSAgent:
         self.last = root_parallel(one, self.config.workers, obs, type(self))
         visits, values = self.last.visits or {}, self.last.values or {}
         return max(obs.legal_actions, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
+
+    def _search_maxmin(self, obs: Observation) -> int:
+        """The selective max-min search of ``maxmin.py`` (the setting ``replies``)."""
+        cfg = self.config
+        clock = time.perf_counter
+        start = clock()
+        deadline = None if cfg.seconds is None else start + cfg.seconds
+        win = cfg.goal == "win" and not obs.game.info.cooperative
+        move, lines, visits, values = maxmin_search(
+            obs, cfg.replies, cfg.shortlist, cfg.depth, win, deadline, clock
+        )
+        self.rollout, self.prior = "heuristic", "none"
+        self.last = SearchStats(iterations=lines, seconds=clock() - start, nodes=0, visits=visits, values=values)
+        return move
 
     def _search_one(self, obs: Observation) -> int:
         """One search in this process (see the module's docstring)."""

@@ -89,13 +89,12 @@ class Kingpin(Game):
     # The heuristic costs 1-2 ms a decision, so a rollout to the end is dear: the
     # search plays two heuristic moves past a new node and then judges the position
     # with the bot's evaluation (bot.win_chance); see docs/agents.md.
-    # ``hard``: with the heuristic prior a bigger tree loses to normal (2 x 600 iterations won
-    # 24% of 100 games), because the rivals' untried replies are taken in random order and
-    # their averages mislead. One tree of 400 iterations that tries every move at the root and
-    # lets the heuristic lead below it (prior=breadth) won 55% of 40 on the same terms, the best
-    # of the nine settings tried, and then 50.0% of 200: even with normal, no longer below it
-    # (docs/agents.md, Issue 16 §2).
-    search_hints = {"depth": 2, "prior": "heuristic", "hard": {"prior": "breadth", "iterations": 400, "workers": 1}}
+    # ``hard``: no bigger tree beat normal (nine settings, the best even over 200 games),
+    # because a tree judges a move by the mean of the replies it tried. The max-min search
+    # (agents/maxmin.py) judges every move by the worst, for the seat, of the rival's 8
+    # best-rated replies (and the heuristic's), each answered by one heuristic move and the
+    # evaluation (docs/agents.md, Issue 16 §2).
+    search_hints = {"depth": 2, "prior": "heuristic", "hard": {"replies": 8, "shortlist": None}}
     views = view
     bot = bot
 
