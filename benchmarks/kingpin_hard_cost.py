@@ -1,0 +1,49 @@
+"""CPU time a move of Kingpin's search levels, at the same decisions of heuristic games.
+
+    python benchmarks/kingpin_hard_cost.py [SPEC ...]
+
+Plays three seeded games of heuristic bots (seeds 0 to 2) and, at every tenth of their
+first 60 decisions with a choice, asks each spec (default: ``normal`` and ``hard``, the
+time cap removed) for a move from the same observation; prints each spec's mean CPU
+time (``time.process_time``, so the machine's load changes it little) over those decisions.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import kingmaker
+from kingmaker import Match
+from kingmaker.agents import make_agent
+
+
+def main(specs: list[str]) -> None:
+    game = kingmaker.make("kingpin", players=2)
+    bots = [make_agent("heuristic", game), make_agent("heuristic", game)]
+    cpu = dict.fromkeys(specs, 0.0)
+    n = 0
+    for seed in range(3):
+        m = Match(game, bots, seed=seed)
+        k = 0
+        while not m.is_over() and k < 60:
+            cp = m.current_player
+            if cp < 0:
+                m.step_chance()
+                continue
+            obs = m.observation(cp)
+            if k % 10 == 5 and len(obs.legal_actions) > 1:
+                n += 1
+                for spec in specs:
+                    agent = make_agent(spec, game)
+                    t = time.process_time()
+                    agent.act(m.observation(cp))
+                    cpu[spec] += time.process_time() - t
+            m.play(bots[cp].act(obs), cp)
+            k += 1
+    for spec in specs:
+        print(f"{spec}: {cpu[spec] / n:.3f} CPU s a move over {n} decisions")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["ismcts:normal/seconds=none", "ismcts:hard/seconds=none"])
