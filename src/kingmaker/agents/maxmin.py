@@ -15,9 +15,10 @@ from it (``obs.sample``):
    seat is the move's first value: the line Kingpin's ``normal`` tries once
    per move.
 2. **Second pass.** The ``shortlist`` moves of the best first values (every
-   move with ``shortlist=None``) are judged again: where a rival moves after ``a``, each of its ``replies``
-   legal replies that ``evaluate`` rates best *for that rival*, and the
-   heuristic's reply, are played out as above, and the move's value is the
+   move with ``shortlist=None``) are judged again: where a rival moves after
+   ``a``, each of its ``replies`` legal replies that ``evaluate`` rates best
+   *for that rival*, and the heuristic's reply, are played out as above, and
+   the move's value is the
    smallest of their estimates for the seat (a paranoid max-min with more
    than two players; in a co-operative game, where a teammate's reply is the
    team's, the greatest).
@@ -27,8 +28,8 @@ from it (``obs.sample``):
 Chance nodes are sampled with their probabilities from the agent's stream,
 so with no time cap a decision depends only on the view and the stream. Its
 budget is its shape: a line for every legal move, then at most ``shortlist``
-times ``replies`` + 1 lines; ``seconds`` caps the wall time (a pass cut short keeps
-the moves judged so far), and the iteration budget does not apply. It
+times ``replies`` + 1 lines; ``seconds`` caps the wall time (a pass cut short
+keeps the moves judged so far), and the iteration budget does not apply. It
 reads only the observation: the determinisation, the legal lists, the
 heuristic and ``evaluate`` (no game's state is known to it beyond the view).
 """
