@@ -173,3 +173,13 @@ def test_maxmin_plays_whole_matches_in_every_game():
         assert match.run(), gid
         ret = match.returns()
         assert all(game.info.min_return - 1e-9 <= r <= game.info.max_return + 1e-9 for r in ret), gid
+
+
+def test_a_time_cap_that_has_run_out_still_gives_a_judged_legal_move():
+    # The cap is checked between lines: one line is always played, and a pass cut short
+    # keeps what it judged (here the first move's first value alone).
+    game = HiddenPunisher(2)
+    agent = _decide(game, SearchConfig(iterations=None, seconds=1e-9, rollout="heuristic", replies=1, depth=0))
+    assert agent.last.iterations == 1
+    assert agent.last.visits == {SAFE: 1}  # the first legal move's line, and nothing more
+    assert agent.last_move == SAFE
