@@ -168,8 +168,8 @@ class SearchConfig:
             max-min search of ``maxmin.py`` instead: every move is tried once with the
             heuristic's reply, and the ``shortlist`` best are judged by the worst, for the
             seat, of the rival's k replies that the game's ``evaluate`` rates best for the
-            rival (and the heuristic's), each played ``depth`` heuristic decisions on and
-            then evaluated. Its budget is that shape (``seconds`` still caps its time);
+            rival (and the heuristic's), each reply followed by ``depth - 1`` heuristic
+            decisions and then the evaluation. Its budget is that shape (``seconds`` still caps its time);
             ``iterations``, ``prior``, ``rollout``, ``opponents``, ``tree``, ``minimax``
             and ``workers`` do not apply.
         shortlist: how many moves the max-min search judges by their replies (None: every
