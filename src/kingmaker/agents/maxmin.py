@@ -18,10 +18,9 @@ from it (``obs.sample``):
    move with ``shortlist=None``) are judged again: where a rival moves after
    ``a``, each of its ``replies`` legal replies that ``evaluate`` rates best
    *for that rival*, and the heuristic's reply, are played out as above, and
-   the move's value is the
-   smallest of their estimates for the seat (a paranoid max-min with more
-   than two players; in a co-operative game, where a teammate's reply is the
-   team's, the greatest).
+   the move's value is the smallest of their estimates for the seat (a
+   paranoid max-min with more than two players; in a co-operative game, where
+   a teammate's reply is the team's, the greatest).
 3. The shortlisted move of the greatest value is played (ties: the better
    first value, then the lower action).
 
@@ -72,9 +71,12 @@ def maxmin_search(
     overrun = max(1, info.max_game_length) + 1
     after = None if depth is None else max(0, depth - 1)  # heuristic decisions after the reply
 
+    def chance(s: Any) -> Any:
+        return apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
+
     def settle(s: Any) -> Any:
         while current_player(s) == CHANCE:
-            s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
+            s = chance(s)
         return s
 
     def final(s: Any) -> float:
@@ -93,7 +95,7 @@ def maxmin_search(
                 if est is not None:
                     return (est[me] - lo) * scale
             if cp == CHANCE:
-                s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
+                s = chance(s)
                 continue
             for p in (cp,) if cp >= 0 else tuple(acting_players(s)):
                 s = apply(s, heuristic(s, p, rng), p)
@@ -120,7 +122,7 @@ def maxmin_search(
             first[a] = tail(apply(s1, heuristic(s1, q, rng), q), after)
         count[a] = 1
         lines += 1
-    order = sorted(first, key=lambda a: (-first[a], legal.index(a)))
+    order = sorted(first, key=lambda a: -first[a])  # (stable: ties stay in legal order)
     value = dict(first)
     judged: list[int] = []
     for a in order if shortlist is None else order[:shortlist]:
@@ -150,6 +152,6 @@ def maxmin_search(
             lines += 1
             count[a] += 1
         value[a] = max(vals) if team else min(vals)
-    pool = judged or order
-    best = max(pool, key=lambda a: (value[a], first[a], -a)) if pool else legal[0]
+    # (the first pass always plays one line, so ``order`` is never empty)
+    best = max(judged or order, key=lambda a: (value[a], first[a], -a))
     return best, lines, count, value

@@ -169,9 +169,9 @@ class SearchConfig:
             heuristic's reply, and the ``shortlist`` best are judged by the worst, for the
             seat, of the rival's k replies that the game's ``evaluate`` rates best for the
             rival (and the heuristic's), each reply followed by ``depth - 1`` heuristic
-            decisions and then the evaluation. Its budget is that shape (``seconds`` still caps its time);
-            ``iterations``, ``prior``, ``rollout``, ``opponents``, ``tree``, ``minimax``
-            and ``workers`` do not apply.
+            decisions and then the evaluation. Its budget is that shape (``seconds``
+            still caps its time); ``iterations``, ``prior``, ``rollout``, ``opponents``,
+            ``tree``, ``minimax`` and ``workers`` do not apply.
         shortlist: how many moves the max-min search judges by their replies (None: every
             legal move).
         workers: root-parallel searches, each with the whole budget and its own random
