@@ -1,5 +1,7 @@
 """REFERENCE for the speed tests (issue 16): the bot as it was before its speed-ups (commit a8a2608),
-kept unchanged so that the fast bot's choices can be compared with it.
+so that the fast bot's choices can be compared with it; since then changed only by the
+strategy of 2026-12-02 (a respite's value and its play at the hand limit, a surplus card's
+value, the rendezvous), written here plainly, without memos.
 
 The Gangs of Green City team heuristic.
 
@@ -42,7 +44,9 @@ from kingmaker.games.gangs_of_green_city.state import (
     ESC_WINDOW,
     GANG_WINDOW,
     MOVES,
+    PICK_LIMIT,
     PICK_RECRUIT,
+    SHIFT,
     State,
     unpack_spheres,
 )
@@ -171,11 +175,13 @@ def _card_value(s: State, player: int, c: int) -> float:
     """How much the team loses if ``player`` spends card ``c``: a card of a district they lead the
     team in collecting is precious; others are fuel for moves and safe houses."""
     if c >= RESPITE0:
-        return 6.0
+        return 3.0
     g = DISTRICT[c]
     if s.ended >> g & 1:
         return 0.5
     mine = _district_counts(s.hands[player])[g]
+    if mine > _need(s.cast[player]):
+        return 0.8
     lead = max(_district_counts(h)[g] for h in s.hands)
     if mine >= lead:
         return 1.0 + 1.2 * mine
@@ -412,6 +418,104 @@ def _recruit_trip(s: State, player: int, legal: set[int]) -> int | None:
     return None
 
 
+def _collectors(s: State) -> list[int]:
+    out = []
+    for g in range(NUM_GANGS):
+        if s.ended >> g & 1:
+            out.append(-1)
+            continue
+        best = None
+        for q in range(len(s.hands)):
+            key = (_district_counts(s.hands[q])[g], s.cast[q] == PROFESSOR, s.cast[q] != DETECTIVE, -q)
+            if best is None or key > best[0]:
+                best = (key, q)
+        out.append(best[1])
+    return out
+
+
+def _battle_moves(s: State, p: int, me: int) -> int:
+    n = 0
+    for g in range(NUM_GANGS if p < NUM_POIS else 0):
+        c = s.spheres[p] >> SHIFT[g] & 3
+        if c:
+            n += 1 if me == GHOST or s.ended >> g & 1 else c
+    return n
+
+
+def _rendezvous(s: State, player: int, legal: set[int], odds: list[float]) -> int | None:
+    col = _collectors(s)
+    options = []
+    for q in range(len(s.hands)):
+        if q == player:
+            continue
+        for giver, taker in ((player, q), (q, player)):
+            for c in s.hands[giver]:
+                if c >= NUM_POIS:
+                    continue
+                g = DISTRICT[c]
+                have = _district_counts(s.hands[taker])[g]
+                give = _district_counts(s.hands[giver])[g]
+                if col[g] == taker and 2 <= have < _need(s.cast[taker]) and give <= have:
+                    options.append((have, c, q, s.cast[giver] == DETECTIVE))
+    if not options:
+        return None
+    pos = s.pawns[player]
+    me = s.cast[player]
+    k = s.moves + (1 if pos == PARK else 0)
+    routes = _routes(s, pos)
+
+    def can_stay(r: int, c: int) -> bool:
+        return r % 2 == 0 or _battle_moves(s, c, me) >= 1
+
+    best_v, best = -1e9, None
+    for have, c, q, ruiz in options:
+        qpos = s.pawns[q]
+        gain = 1.6 * (2 * have + 1)
+        places = [c]
+        if ruiz and qpos != c and qpos != PARK:
+            places.append(qpos)
+        for x in places:
+            if qpos == x and x in routes and routes[x][0] <= k - 1:
+                d, first = routes[x]
+                if gain - 0.3 * d > best_v:
+                    best_v = gain - 0.3 * d
+                    best = first if d > 0 else A.SHARE0 + q * NUM_POIS + c
+        if qpos == c or c not in routes or routes[c][0] > k:
+            continue
+        dq = _routes(s, qpos)[c][0] if c in _routes(s, qpos) else 99
+        if dq > 3:
+            continue
+        d, first = routes[c]
+        battles = 0
+        here = _battle_moves(s, pos, me) if d > 0 else 0
+        while battles < here and k - battles - 1 - d >= 0 and can_stay(k - battles - 1 - d, c):
+            battles += 1
+        if not can_stay(k - battles - d, c):
+            continue
+        v = 0.4 * gain - 0.3 * d - 0.3 * dq
+        if v > best_v:
+            best_v = v
+            best = first if d > 0 and battles == 0 else -1
+    if best is None:
+        return None
+    battle = 0.0
+    for t, (d, _) in routes.items():
+        if d < k and t != PARK and s.spheres[t]:
+            battle = max(battle, sum(x for x, _ in _battle_gains(s, odds, t, me)[: k - d]))
+    if best_v * 0.8 < battle:
+        return None
+    if best >= 0:
+        return best if best in legal else None
+    gains = _battle_gains(s, odds, pos, me) if s.spheres[pos] else []
+    if gains and A.BATTLE0 + gains[0][1] in legal:
+        return A.BATTLE0 + gains[0][1]
+    if k >= 2:
+        steps = [y for y in NEIGHBOURS[pos] if A.TRAVEL0 + y in legal]
+        if steps:
+            return A.TRAVEL0 + max(steps, key=lambda y: (_battle_moves(s, y, me), -y))
+    return None
+
+
 def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.Random) -> int:
     legal = game.legal_actions(s, player)
     if len(legal) == 1:
@@ -426,7 +530,11 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
         discards = [a for a in legal if a >= A.DISCARD0 and a < A.PAWN0]
         if s.pick_kind == PICK_RECRUIT:
             return discards[0]
-        return min(discards, key=lambda a: (_card_value(s, player, a - A.DISCARD0), a))
+        a = min(discards, key=lambda a: (_card_value(s, player, a - A.DISCARD0), a))
+        r = a - A.DISCARD0 - RESPITE0
+        if r >= 0 and s.pick_kind == PICK_LIMIT and A.RESPITE0 + r in plays:
+            return A.RESPITE0 + r
+        return a
     if s.stage != MOVES:
         return A.PASS
     moves = [a for a in legal if a < A.RESPITE0]
@@ -435,6 +543,9 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
             return a
     odds = draw_odds(s)
     legal_set = set(moves)
+    act = _rendezvous(s, player, legal_set, odds)
+    if act is not None:
+        return act
     # briefing, a safe house or a dispatch when it helps the team's cards or reach
     base = evaluate(s, odds)
     special, special_v = None, 2.0

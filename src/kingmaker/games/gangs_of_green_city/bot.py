@@ -49,7 +49,16 @@ from .data import (
     WATCH,
     WITNESS,
 )
-from .state import ESC_WINDOW, GANG_WINDOW, MOVES, PICK_RECRUIT, SHIFT, State, unpack_spheres
+from .state import (
+    ESC_WINDOW,
+    GANG_WINDOW,
+    MOVES,
+    PICK_LIMIT,
+    PICK_RECRUIT,
+    SHIFT,
+    State,
+    unpack_spheres,
+)
 
 if TYPE_CHECKING:
     from .game import GangsOfGreenCity
@@ -87,6 +96,17 @@ def _flat(s: State) -> list[int]:
         _last[1] = unpack_spheres(s.spheres)
     return _last[1]
 RISK3 = 3.0  # weight of the chance that a POI at three riots next
+RESPITE_VALUE = 3.0  # a respite card's worth in hand (``_card_value``)
+SURPLUS_VALUE = 0.8  # a card of a district beyond the recruitment's need
+# The rendezvous (``_rendezvous``): a transfer is planned to a collector holding at least
+# RDV_MIN_HAVE cards of the district, who can reach the meeting POI in RDV_REACH moves next
+# turn; a meeting to wait for counts RDV_WAIT of one made now, and either is taken when it is
+# worth more than RDV_SCALE times the best battles in reach. Tuned on 1000 heuristic team
+# games a player count (seeds 1000 * players + i; benchmarks/ggc_heuristic_team.py).
+RDV_MIN_HAVE = 2
+RDV_REACH = 3
+RDV_WAIT = 0.4
+RDV_SCALE = 0.8
 
 
 def _need(cast: int) -> int:
@@ -264,14 +284,18 @@ def _danger(s: State, odds: tuple[float, ...]) -> float:
 
 def _card_value(s: State, player: int, c: int) -> float:
     """How much the team loses if ``player`` spends card ``c``: a card of a district they lead the
-    team in collecting is precious; others are fuel for moves and safe houses."""
+    team in collecting is precious (but not one beyond the cards a recruitment needs); others
+    are fuel for moves and safe houses. A respite is worth about a card someone collects: at
+    the hand limit the bot plays it rather than discard it (``heuristic_action``)."""
     if c >= RESPITE0:
-        return 6.0
+        return RESPITE_VALUE
     g = DISTRICT[c]
     if s.ended >> g & 1:
         return 0.5
     hands = s.hands
     mine = _district_counts(hands[player])[g]
+    if mine > _need(s.cast[player]):
+        return SURPLUS_VALUE  # more than the recruitment needs: a spare
     last = _last_leads  # the same hands object as last time: the same leads
     if hands is last[0]:
         leads = last[1]
@@ -707,6 +731,128 @@ def _recruit_trip(s: State, player: int, legal: set[int]) -> int | None:
     return None
 
 
+def collectors(s: State) -> tuple[int, ...]:
+    """Each district's collector, the player its cards should go to (-1: recruitment ended).
+
+    The player holding most of its cards; ties go to Professor Vance (who needs fewer),
+    then to anyone but Detective Ruiz (whose cards can be handed over anywhere), then to
+    the lowest seat."""
+    counts = [_district_counts(h) for h in s.hands]
+    cast = s.cast
+    out = []
+    for g in range(NUM_GANGS):
+        if s.ended >> g & 1:
+            out.append(-1)
+            continue
+        out.append(max(range(len(counts)), key=lambda q: (counts[q][g], cast[q] == PROFESSOR, cast[q] != DETECTIVE, -q)))
+    return tuple(out)
+
+
+def _battle_moves(s: State, p: int, me: int) -> int:
+    """How many moves battling on ``p`` can take: one a sphere, or one a gang for Green Ghost
+    and for a gang whose recruitment has ended (a battle then removes all its spheres)."""
+    x = s.spheres[p] if p < NUM_POIS else 0  # (Center Park has no spheres)
+    if not x:
+        return 0
+    ended = -1 if me == GHOST else s.ended
+    return sum(1 if ended >> g & 1 else x >> sh & 3 for g, sh in enumerate(SHIFT) if x >> sh & 3)
+
+
+def _can_stay(s: State, r: int, c: int, me: int) -> bool:
+    """Can a hero reaching ``c`` with ``r`` moves left end the turn there? Every move must be
+    taken (GGC-2): none left, an even number (a step out and back), or a battle there to
+    take an odd one."""
+    return r % 2 == 0 or _battle_moves(s, c, me) >= 1
+
+
+def transfers(s: State, player: int) -> list[tuple[int, int, int, bool]]:
+    """The briefings ``player`` could take part in that bring a card to its district's
+    collector: ``(collector's cards of the district, card, teammate, the giver is Ruiz)``.
+
+    Only to a collector with at least ``RDV_MIN_HAVE`` of the district and fewer than the
+    recruitment needs, from a player holding no more of it."""
+    col = collectors(s)
+    counts = [_district_counts(h) for h in s.hands]
+    out = []
+    for q in range(len(s.hands)):
+        if q == player:
+            continue
+        for giver, taker in ((player, q), (q, player)):
+            ruiz = s.cast[giver] == DETECTIVE
+            need = _need(s.cast[taker])
+            for c in s.hands[giver]:
+                if c >= NUM_POIS:
+                    continue
+                g = DISTRICT[c]
+                have = counts[taker][g]
+                if col[g] == taker and RDV_MIN_HAVE <= have < need and counts[giver][g] <= have:
+                    out.append((have, c, q, ruiz))
+    return out
+
+
+def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...]) -> int | None:
+    """A move towards a briefing that brings a card to its collector (``transfers``), when it
+    is worth more than ``RDV_SCALE`` times the best battles in reach.
+
+    A briefing can be made now where the teammate stands: on the card's POI, or anywhere
+    when the giver is Ruiz. Otherwise the hero may go to the card's POI and end the turn
+    there (battling first, where that still lets them), for the teammate to come next turn:
+    every teammate plays before the hero moves again. A card beyond the collector's next
+    one is worth the same (``1.6 * (2 * have + 1)``, what ``evaluate`` gains from it)."""
+    options = transfers(s, player)
+    if not options:
+        return None
+    pos = s.pawns[player]
+    me = s.cast[player]
+    k = s.moves + (1 if pos == PARK else 0)
+    routes = _routes(s, pos)
+    best_v, best = -1e9, None
+    for have, c, q, ruiz in options:
+        qpos = s.pawns[q]
+        gain = 1.6 * (2 * have + 1)
+        for x in (c, qpos) if ruiz and qpos != c and qpos != PARK else (c,):
+            if qpos == x and x in routes and routes[x][0] <= k - 1:  # brief this turn
+                d, first = routes[x]
+                v = gain - 0.3 * d
+                if v > best_v:
+                    best_v, best = v, (first if d else A.SHARE0 + q * NUM_POIS + c)
+        if qpos == c or c not in routes or routes[c][0] > k:
+            continue
+        dq = _routes(s, qpos).get(c, (99,))[0]
+        if dq > RDV_REACH:
+            continue
+        d, first = routes[c]
+        battles = 0  # battles here first, while the arrival still ends the turn at c
+        here = _battle_moves(s, pos, me) if d else 0
+        while battles < here and k - battles - 1 - d >= 0 and _can_stay(s, k - battles - 1 - d, c, me):
+            battles += 1
+        if not _can_stay(s, k - battles - d, c, me):
+            continue
+        v = RDV_WAIT * gain - 0.3 * d - 0.3 * dq
+        if v > best_v:
+            best_v, best = v, (first if d and not battles else -1)
+    if best is None:
+        return None
+    table = _gains_table(s, odds, me)
+    battle = 0.0
+    for t, (d, _) in routes.items():
+        if d < k and t != PARK and s.spheres[t]:
+            battle = max(battle, _gain_sum(s, odds, table, t, me, k - d))
+    if best_v * RDV_SCALE < battle:
+        return None
+    if best >= 0:
+        return best if best in legal else None
+    # stay: battle here, or step out to come back
+    gains = _gains(s, odds, table, pos, me) if s.spheres[pos] else ()
+    if gains and A.BATTLE0 + gains[0][1] in legal:
+        return A.BATTLE0 + gains[0][1]
+    if k >= 2:
+        steps = [y for y in NEIGHBOURS[pos] if A.TRAVEL0 + y in legal]
+        if steps:
+            return A.TRAVEL0 + max(steps, key=lambda y: (_battle_moves(s, y, me), -y))
+    return None
+
+
 def progress(game: GangsOfGreenCity, s: State) -> float:
     """The team's way to the win, 0 to 1: the share of the gangs whose recruitment has ended
     (the search's ``progress`` credit for a lost game)."""
@@ -732,7 +878,11 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
         discards = [a for a in legal if a >= A.DISCARD0 and a < A.PAWN0]
         if s.pick_kind == PICK_RECRUIT:
             return discards[0]
-        return min(discards, key=lambda a: (_card_value(s, player, a - A.DISCARD0), a))
+        a = min(discards, key=lambda a: (_card_value(s, player, a - A.DISCARD0), a))
+        c = a - A.DISCARD0
+        if c >= RESPITE0 and s.pick_kind == PICK_LIMIT and A.RESPITE0 + c - RESPITE0 in plays:
+            return A.RESPITE0 + c - RESPITE0  # played rather than discarded
+        return a
     if s.stage != MOVES:
         return A.PASS
     moves = legal[:r0]
@@ -741,6 +891,9 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
         return moves[i]
     odds = draw_odds(s)
     legal_set = set(moves)
+    act = _rendezvous(s, player, legal_set, odds)
+    if act is not None:
+        return act
     # briefing, a safe house or a dispatch when it helps the team's cards or reach
     base = None  # the evaluation now, once a briefing or safe house is open
     special, special_v = None, 2.0
