@@ -26,6 +26,7 @@ from kingmaker.games.gangs_of_green_city.data import (
     FUNDRAISER,
     GHOST,
     MAX_SPHERES,
+    MAYOR,
     METER,
     NEIGHBOURS,
     NUM_GANGS,
@@ -455,19 +456,42 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: list[float]) -> in
                 g = DISTRICT[c]
                 have = _district_counts(s.hands[taker])[g]
                 give = _district_counts(s.hands[giver])[g]
-                if col[g] == taker and 2 <= have < _need(s.cast[taker]) and give <= have:
+                if col[g] == taker and 3 <= have < _need(s.cast[taker]) and give <= have:
                     options.append((have, c, q, s.cast[giver] == DETECTIVE))
-    if not options:
-        return None
     pos = s.pawns[player]
     me = s.cast[player]
     k = s.moves + (1 if pos == PARK else 0)
-    routes = _routes(s, pos)
 
     def can_stay(r: int, c: int) -> bool:
         return r % 2 == 0 or _battle_moves(s, c, me) >= 1
 
     best_v, best = -1e9, None
+    if me == MAYOR:
+        for giver in range(len(s.hands)):
+            for taker in range(len(s.hands)):
+                if giver == taker or player in (giver, taker):
+                    continue
+                for c in s.hands[giver]:
+                    if c >= NUM_POIS:
+                        continue
+                    g = DISTRICT[c]
+                    have = _district_counts(s.hands[taker])[g]
+                    give = _district_counts(s.hands[giver])[g]
+                    if col[g] != taker or not 3 <= have < _need(s.cast[taker]) or give > have:
+                        continue
+                    pg, pt = s.pawns[giver], s.pawns[taker]
+                    if pg == c and pt != c:
+                        a = A.DISPATCH0 + taker * NUM_POIS + c
+                    elif pt == c and pg != c:
+                        a = A.DISPATCH0 + giver * NUM_POIS + c
+                    else:
+                        continue
+                    v = 0.4 * 1.6 * (2 * have + 1)
+                    if v > best_v and a in legal:
+                        best_v, best = v, a
+    if not options and best is None:
+        return None
+    routes = _routes(s, pos)
     for have, c, q, ruiz in options:
         qpos = s.pawns[q]
         gain = 1.6 * (2 * have + 1)
@@ -480,6 +504,16 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: list[float]) -> in
                 if gain - 0.3 * d > best_v:
                     best_v = gain - 0.3 * d
                     best = first if d > 0 else A.SHARE0 + q * NUM_POIS + c
+        if me == MAYOR:
+            spots = [c]
+            if ruiz and pos != c and pos != PARK:
+                spots.append(pos)
+            for x in spots:
+                if qpos != x and x in routes and routes[x][0] <= k - 2:
+                    d, first = routes[x]
+                    if gain - 0.3 * (d + 1) > best_v:
+                        best_v = gain - 0.3 * (d + 1)
+                        best = first if d > 0 else A.DISPATCH0 + q * NUM_POIS + x
         if qpos == c or c not in routes or routes[c][0] > k:
             continue
         dq = _routes(s, qpos)[c][0] if c in _routes(s, qpos) else 99

@@ -35,6 +35,7 @@ from .data import (
     HAND_LIMIT,
     HERO_DRAWS,
     MAX_SPHERES,
+    MAYOR,
     METER,
     NEIGHBOURS,
     NUM_GANGS,
@@ -103,7 +104,7 @@ SURPLUS_VALUE = 0.8  # a card of a district beyond the recruitment's need
 # turn; a meeting to wait for counts RDV_WAIT of one made now, and either is taken when it is
 # worth more than RDV_SCALE times the best battles in reach. Tuned on 1000 heuristic team
 # games a player count (seeds 1000 * players + i; benchmarks/ggc_heuristic_team.py).
-RDV_MIN_HAVE = 2
+RDV_MIN_HAVE = 3
 RDV_REACH = 3
 RDV_WAIT = 0.4
 RDV_SCALE = 0.8
@@ -790,6 +791,34 @@ def transfers(s: State, player: int) -> list[tuple[int, int, int, bool]]:
     return out
 
 
+def _third_party(s: State, mayor: int) -> list[tuple[int, int, int, int]]:
+    """For Mayor Maple: the transfers between two teammates (as in ``transfers``) where one
+    of them stands on the card's POI and the other does not, as ``(collector's cards of the
+    district, card, the teammate to dispatch there, the one standing there)``."""
+    col = collectors(s)
+    counts = [_district_counts(h) for h in s.hands]
+    out = []
+    n = len(s.hands)
+    for giver in range(n):
+        for taker in range(n):
+            if giver == taker or mayor in (giver, taker):
+                continue
+            need = _need(s.cast[taker])
+            for c in s.hands[giver]:
+                if c >= NUM_POIS:
+                    continue
+                g = DISTRICT[c]
+                have = counts[taker][g]
+                if col[g] != taker or not RDV_MIN_HAVE <= have < need or counts[giver][g] > have:
+                    continue
+                pg, pt = s.pawns[giver], s.pawns[taker]
+                if pg == c and pt != c:
+                    out.append((have, c, taker, giver))
+                elif pt == c and pg != c:
+                    out.append((have, c, giver, taker))
+    return out
+
+
 def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...]) -> int | None:
     """A move towards a briefing that brings a card to its collector (``transfers``), when it
     is worth more than ``RDV_SCALE`` times the best battles in reach.
@@ -797,16 +826,25 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...])
     A briefing can be made now where the teammate stands: on the card's POI, or anywhere
     when the giver is Ruiz. Otherwise the hero may go to the card's POI and end the turn
     there (battling first, where that still lets them), for the teammate to come next turn:
-    every teammate plays before the hero moves again. A card beyond the collector's next
-    one is worth the same (``1.6 * (2 * have + 1)``, what ``evaluate`` gains from it)."""
+    every teammate plays before the hero moves again. Mayor Maple can also dispatch the
+    teammate to the spot and brief in the same turn, or dispatch one of two teammates to
+    the other on a card's POI (``_third_party``). A card is worth what ``evaluate`` gains
+    from the collector's next one, ``1.6 * (2 * have + 1)``; a meeting to wait for,
+    ``RDV_WAIT`` of that."""
     options = transfers(s, player)
-    if not options:
-        return None
     pos = s.pawns[player]
     me = s.cast[player]
     k = s.moves + (1 if pos == PARK else 0)
-    routes = _routes(s, pos)
     best_v, best = -1e9, None
+    if me == MAYOR:  # bring two teammates together on a card's POI, for one of them to brief
+        for have, c, q, _ in _third_party(s, player):
+            v = RDV_WAIT * 1.6 * (2 * have + 1)
+            a = A.DISPATCH0 + q * NUM_POIS + c
+            if v > best_v and a in legal:
+                best_v, best = v, a
+    if not options and best is None:
+        return None
+    routes = _routes(s, pos)
     for have, c, q, ruiz in options:
         qpos = s.pawns[q]
         gain = 1.6 * (2 * have + 1)
@@ -816,6 +854,13 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...])
                 v = gain - 0.3 * d
                 if v > best_v:
                     best_v, best = v, (first if d else A.SHARE0 + q * NUM_POIS + c)
+        if me == MAYOR:  # bring the teammate: reach the spot, dispatch them there, brief
+            for x in (c, pos) if ruiz and pos != c and pos != PARK else (c,):
+                if qpos != x and x in routes and routes[x][0] <= k - 2:
+                    d, first = routes[x]
+                    v = gain - 0.3 * (d + 1)
+                    if v > best_v:
+                        best_v, best = v, (first if d else A.DISPATCH0 + q * NUM_POIS + x)
         if qpos == c or c not in routes or routes[c][0] > k:
             continue
         dq = _routes(s, qpos).get(c, (99,))[0]
