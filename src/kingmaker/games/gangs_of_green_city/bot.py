@@ -766,12 +766,25 @@ def _can_stay(s: State, r: int, c: int, me: int) -> bool:
     return r % 2 == 0 or _battle_moves(s, c, me) >= 1
 
 
+def _wanted(s: State, giver: int, taker: int, col: tuple[int, ...], counts: list) -> list[tuple[int, int]]:
+    """The cards ``giver`` holds that ``taker`` collects, as ``(taker's cards of the district,
+    card)``: only to a collector holding at least ``RDV_MIN_HAVE`` of the district and fewer
+    than the recruitment needs, from a player holding no more of it."""
+    need = _need(s.cast[taker])
+    out = []
+    for c in s.hands[giver]:
+        if c < NUM_POIS:
+            g = DISTRICT[c]
+            have = counts[taker][g]
+            if col[g] == taker and RDV_MIN_HAVE <= have < need and counts[giver][g] <= have:
+                out.append((have, c))
+    return out
+
+
 def transfers(s: State, player: int) -> list[tuple[int, int, int, bool]]:
     """The briefings ``player`` could take part in that bring a card to its district's
-    collector: ``(collector's cards of the district, card, teammate, the giver is Ruiz)``.
-
-    Only to a collector with at least ``RDV_MIN_HAVE`` of the district and fewer than the
-    recruitment needs, from a player holding no more of it."""
+    collector (``_wanted``): ``(collector's cards of the district, card, teammate, the giver
+    is Ruiz)``."""
     col = collectors(s)
     counts = [_district_counts(h) for h in s.hands]
     out = []
@@ -780,20 +793,13 @@ def transfers(s: State, player: int) -> list[tuple[int, int, int, bool]]:
             continue
         for giver, taker in ((player, q), (q, player)):
             ruiz = s.cast[giver] == DETECTIVE
-            need = _need(s.cast[taker])
-            for c in s.hands[giver]:
-                if c >= NUM_POIS:
-                    continue
-                g = DISTRICT[c]
-                have = counts[taker][g]
-                if col[g] == taker and RDV_MIN_HAVE <= have < need and counts[giver][g] <= have:
-                    out.append((have, c, q, ruiz))
+            out += [(have, c, q, ruiz) for have, c in _wanted(s, giver, taker, col, counts)]
     return out
 
 
 def _third_party(s: State, mayor: int) -> list[tuple[int, int, int, int]]:
-    """For Mayor Maple: the transfers between two teammates (as in ``transfers``) where one
-    of them stands on the card's POI and the other does not, as ``(collector's cards of the
+    """For Mayor Maple: the transfers between two teammates (``_wanted``) where one of them
+    stands on the card's POI and the other does not, as ``(collector's cards of the
     district, card, the teammate to dispatch there, the one standing there)``."""
     col = collectors(s)
     counts = [_district_counts(h) for h in s.hands]
@@ -803,15 +809,8 @@ def _third_party(s: State, mayor: int) -> list[tuple[int, int, int, int]]:
         for taker in range(n):
             if giver == taker or mayor in (giver, taker):
                 continue
-            need = _need(s.cast[taker])
-            for c in s.hands[giver]:
-                if c >= NUM_POIS:
-                    continue
-                g = DISTRICT[c]
-                have = counts[taker][g]
-                if col[g] != taker or not RDV_MIN_HAVE <= have < need or counts[giver][g] > have:
-                    continue
-                pg, pt = s.pawns[giver], s.pawns[taker]
+            pg, pt = s.pawns[giver], s.pawns[taker]
+            for have, c in _wanted(s, giver, taker, col, counts):
                 if pg == c and pt != c:
                     out.append((have, c, taker, giver))
                 elif pt == c and pg != c:
