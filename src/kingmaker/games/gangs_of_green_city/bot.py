@@ -6,6 +6,12 @@ chosen greedily: each legal move is applied and the result scored by
 towards five cards of a district and their distance to a safe house).
 Discards, respite targets and respite windows follow simple rules.
 
+Cards go to each district's collector (``collectors``): before a move is planned, the
+rendezvous (``_rendezvous``) looks for a briefing that brings a card to a collector
+holding three or more of its district, this turn or, waiting on the card's POI, next
+turn; Mayor Maple dispatches teammates to it. At the hand limit a respite is played
+rather than discarded. Measured in docs/agents.md ("The heuristic's rendezvous").
+
 Speed (the search rolls out with this bot, issue 16): the parts that depend on a
 few state fields only are memoised by those fields (the draw odds, the safe
 houses' spread and routes, a hand's district counts, the sphere danger, the
