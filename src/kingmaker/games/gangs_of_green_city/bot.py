@@ -836,6 +836,12 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...])
     the other on a card's POI (``_third_party``). A card is worth what ``evaluate`` gains
     from the collector's next one, ``1.6 * (2 * have + 1)``; a meeting to wait for,
     ``RDV_WAIT`` of that."""
+    counts = _counts_memo
+    for h in s.hands:  # (no hand holds RDV_MIN_HAVE of a district: nothing to bring)
+        if max(counts.get(h) or _district_counts(h)) >= RDV_MIN_HAVE:
+            break
+    else:
+        return None
     options = transfers(s, player)
     pos = s.pawns[player]
     me = s.cast[player]
