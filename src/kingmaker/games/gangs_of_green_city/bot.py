@@ -744,7 +744,11 @@ def collectors(s: State) -> tuple[int, ...]:
     The player holding most of its cards; ties go to Professor Vance (who needs fewer),
     then to anyone but Detective Ruiz (whose cards can be handed over anywhere), then to
     the lowest seat."""
-    counts = [_district_counts(h) for h in s.hands]
+    return _collectors(s, [_district_counts(h) for h in s.hands])
+
+
+def _collectors(s: State, counts: list) -> tuple[int, ...]:
+    """``collectors(s)`` from each hand's district counts ``counts``."""
     cast = s.cast
     out = []
     for g in range(NUM_GANGS):
@@ -791,8 +795,8 @@ def transfers(s: State, player: int) -> list[tuple[int, int, int, bool]]:
     """The briefings ``player`` could take part in that bring a card to its district's
     collector (``_wanted``): ``(collector's cards of the district, card, teammate, the giver
     is Ruiz)``."""
-    col = collectors(s)
     counts = [_district_counts(h) for h in s.hands]
+    col = _collectors(s, counts)
     out = []
     for q in range(len(s.hands)):
         if q == player:
@@ -807,8 +811,8 @@ def _third_party(s: State, mayor: int) -> list[tuple[int, int, int, int]]:
     """For Mayor Maple: the transfers between two teammates (``_wanted``) where one of them
     stands on the card's POI and the other does not, as ``(collector's cards of the
     district, card, the teammate to dispatch there, the one standing there)``."""
-    col = collectors(s)
     counts = [_district_counts(h) for h in s.hands]
+    col = _collectors(s, counts)
     out = []
     n = len(s.hands)
     for giver in range(n):
@@ -836,12 +840,8 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...])
     the other on a card's POI (``_third_party``). A card is worth what ``evaluate`` gains
     from the collector's next one, ``1.6 * (2 * have + 1)``; a meeting to wait for,
     ``RDV_WAIT`` of that."""
-    counts = _counts_memo
-    for h in s.hands:  # (no hand holds RDV_MIN_HAVE of a district: nothing to bring)
-        if max(counts.get(h) or _district_counts(h)) >= RDV_MIN_HAVE:
-            break
-    else:
-        return None
+    if all(max(_district_counts(h)) < RDV_MIN_HAVE for h in s.hands):
+        return None  # no hand holds RDV_MIN_HAVE of a district: nothing to bring
     options = transfers(s, player)
     pos = s.pawns[player]
     me = s.cast[player]
@@ -935,9 +935,9 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
         if s.pick_kind == PICK_RECRUIT:
             return discards[0]
         a = min(discards, key=lambda a: (_card_value(s, player, a - A.DISCARD0), a))
-        c = a - A.DISCARD0
-        if c >= RESPITE0 and s.pick_kind == PICK_LIMIT and A.RESPITE0 + c - RESPITE0 in plays:
-            return A.RESPITE0 + c - RESPITE0  # played rather than discarded
+        play = A.RESPITE0 + a - A.DISCARD0 - RESPITE0  # (a respite card's play)
+        if play >= A.RESPITE0 and s.pick_kind == PICK_LIMIT and play in plays:
+            return play  # played rather than discarded
         return a
     if s.stage != MOVES:
         return A.PASS
