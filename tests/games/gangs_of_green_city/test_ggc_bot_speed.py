@@ -18,7 +18,7 @@ import seeded_positions
 
 import kingmaker
 from kingmaker.games.gangs_of_green_city import actions as A
-from kingmaker.games.gangs_of_green_city import bot
+from kingmaker.games.gangs_of_green_city import assess, bot
 from kingmaker.games.gangs_of_green_city.data import GHOST, HAND_LIMIT, NUM_POIS
 from kingmaker.games.gangs_of_green_city.state import MOVES
 
@@ -49,9 +49,9 @@ def test_fast_heuristic_matches_the_reference_on_seeded_positions(players, optio
 def test_memos_start_afresh_when_full():
     """The memos are bounded; a cleared memo gives the same choices."""
     g = kingmaker.make("gangs-of-green-city", 2)
-    old = bot._MEMO_MAX, bot._BIG_MEMO_MAX
-    bot._MEMO_MAX = bot._BIG_MEMO_MAX = 3
-    memos = [v for k, v in vars(bot).items() if k.endswith("_memo")]
+    old = assess._MEMO_MAX, assess._BIG_MEMO_MAX
+    assess._MEMO_MAX = assess._BIG_MEMO_MAX = 3
+    memos = [v for k, v in vars(assess).items() if k.endswith("_memo")]
     assert len(memos) >= 7
     for m in memos:
         m.clear()
@@ -61,7 +61,7 @@ def test_memos_start_afresh_when_full():
             assert bot.heuristic_action(g, s, p, r2) == ref.heuristic_action(g, s, p, r1), k
             assert all(len(m) <= 3 for m in memos)
     finally:
-        bot._MEMO_MAX, bot._BIG_MEMO_MAX = old
+        assess._MEMO_MAX, assess._BIG_MEMO_MAX = old
 
 
 def _specials(s, legal):
@@ -80,9 +80,9 @@ def test_special_move_scores_match_the_applied_state(players, options):
         if s.stage != MOVES or s.pick_n > 0 or s.resp >= 0:
             continue
         odds = bot.draw_odds(s)
-        head = bot._head(s, odds)
+        head = assess._head(s, odds)
         for a in _specials(s, g.legal_actions(s, p)):
-            v = bot._special_value(s, p, a, head)
+            v = assess._special_value(s, p, a, head)
             if v is None:
                 assert s.cast[(a - A.DISPATCH0) // NUM_POIS] == GHOST
                 kinds["ghost"] += 1
@@ -116,9 +116,9 @@ def test_special_move_scores_see_the_last_move_lose_the_game():
         full = replace(last, hands=tuple(hands))
         for x in (last, full):
             odds = bot.draw_odds(x)
-            head = bot._head(x, odds)
+            head = assess._head(x, odds)
             for a in _specials(x, g.legal_actions(x, p)):
-                v = bot._special_value(x, p, a, head)
+                v = assess._special_value(x, p, a, head)
                 if v is not None:
                     after = g.apply(x, a, p)
                     assert v == bot.evaluate(after, odds)
@@ -140,8 +140,8 @@ def test_battle_gains_match_the_reference(players, options):
             if not s.spheres[p]:
                 continue
             for me in (GHOST, GHOST + 1):
-                gains = bot._battle_gains(s, odds, p, me)
+                gains = assess._battle_gains(s, odds, p, me)
                 assert gains == ref._battle_gains(s, list(odds), p, me)
-                assert bot._prefix_sums(gains) == [sum(x for x, _ in gains[:k]) for k in range(len(gains) + 1)]
+                assert assess._prefix_sums(gains) == [sum(x for x, _ in gains[:k]) for k in range(len(gains) + 1)]
                 checked += 1
     assert checked > 1000

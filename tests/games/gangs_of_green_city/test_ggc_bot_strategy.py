@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from ggc_helpers import C, P, game, position
 
-from kingmaker.games.gangs_of_green_city import bot
+from kingmaker.games.gangs_of_green_city import bot, rendezvous
 from kingmaker.games.gangs_of_green_city.state import MOVES, PICK_LIMIT
 
 RED3 = ["Tony's Pizzeria", "Bellini Bakery", "Iago"]  # three Little Palermo (The Tonys) cards
@@ -95,7 +95,7 @@ def test_no_wait_where_the_collector_could_not_come_next_turn():
         g, cast=["Nell the Cabbie", "Green Ghost"], pawns=["Olive Street Market", "Swamp Gate"],
         hands=[["Marconi Docks", "City Hall"], RED3], safe=("Country Club",),
     )
-    assert bot._routes(s, P("Swamp Gate"))[P("Marconi Docks")][0] > bot.RDV_REACH
+    assert bot._routes(s, P("Swamp Gate"))[P("Marconi Docks")][0] > rendezvous.RDV_REACH
     assert bot._rendezvous(s, 0, set(g.legal_actions(s)), bot.draw_odds(s)) is None
 
 
