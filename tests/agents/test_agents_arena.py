@@ -181,6 +181,14 @@ def test_cli_arena_prints_tables_and_clear_errors():
     assert bad.exit_code != 0 and "key=value" in bad.output
 
 
+def test_cli_arena_rejects_a_bad_agent_spec_before_its_progress_bar():
+    runner = CliRunner()
+    bad = runner.invoke(arena, ["kings-kilt", "-a", "ismcts:normal/iterations=lots", "-g", "1"])
+    assert bad.exit_code != 0
+    assert "iterations='lots' is not a whole number or none" in bad.output
+    assert "0/1" not in bad.output  # no bar was drawn for games that never start
+
+
 def test_a_saved_run_summarises_from_its_records_alone(tmp_path):
     from kingmaker.agents.arena import load_arena
 

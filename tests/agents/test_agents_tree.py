@@ -147,7 +147,7 @@ def test_tree_is_parsed_and_checked():
         parse_level("normal/prior=wide")
     with pytest.raises(GameError, match="tree must be at least 1"):
         parse_level("normal/tree=0")
-    with pytest.raises(GameError, match="not a int"):
+    with pytest.raises(GameError, match="not a whole number"):
         parse_level("normal/tree=flat")
     assert parse_level("normal/minimax=0.3").minimax == 0.3
     assert parse_level("normal").minimax == 0.0

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.api import CHANCE, TERMINAL
+from ..core.api import CHANCE, TERMINAL, Game
 from ..core.errors import GameError
 from ..core.match import Match
 from ..core.registry import make
@@ -216,6 +216,32 @@ class ArenaResult:
         return summarize(self)
 
 
+def check_arena(
+    game_id: str,
+    players: int | None,
+    agents: str | Sequence[str],
+    games: int,
+    jobs: int = 1,
+    options: dict | None = None,
+) -> tuple[Game, list[str]]:
+    """Checks an arena's settings before anything is played (``run_arena`` calls it; the
+    command line calls it before it shows a progress bar): returns the game and each
+    seat's spec.
+
+    Raises:
+        GameError: unknown game, player count, option or agent; games or jobs < 1.
+    """
+    game = make(game_id, players=players, **dict(options or {}))  # validates the options
+    specs = parse_agents(agents, game.num_players)
+    for spec in dict.fromkeys(specs):
+        make_agent(spec, game)  # an unknown kind or level fails here, not in a worker
+    if games < 1:
+        raise GameError(f"the arena needs at least one game, not {games}")
+    if jobs < 1:
+        raise GameError(f"jobs must be at least 1, not {jobs}")
+    return game, specs
+
+
 def run_arena(
     game_id: str,
     players: int | None,
@@ -248,15 +274,8 @@ def run_arena(
         GameError: unknown game, player count, option or agent; games < 1.
     """
     options = dict(options or {})
-    game = make(game_id, players=players, **options)  # validates everything up front
+    game, specs = check_arena(game_id, players, agents, games, jobs, options)
     n = game.num_players
-    specs = parse_agents(agents, n)
-    for spec in dict.fromkeys(specs):
-        make_agent(spec, game)  # an unknown kind or level fails here, not in a worker
-    if games < 1:
-        raise GameError(f"the arena needs at least one game, not {games}")
-    if jobs < 1:
-        raise GameError(f"jobs must be at least 1, not {jobs}")
     save_dir = None
     if save is not None:
         Path(save).mkdir(parents=True, exist_ok=True)

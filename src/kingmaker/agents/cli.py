@@ -11,7 +11,7 @@ import json
 import click
 
 from ..core.errors import GameError
-from .arena import format_summary, run_arena, summarize
+from .arena import check_arena, format_summary, run_arena, summarize
 
 __all__ = ["arena"]
 
@@ -68,6 +68,7 @@ def arena(
     try:
         if use_ray or ray_address:
             backend = make_backend(jobs=jobs, ray=use_ray, ray_address=ray_address)
+        check_arena(game, players, agents, games, jobs, options)  # before any progress bar
         kw = dict(jobs=jobs, seed=seed, save=save, options=options, backend=backend)
         if quiet or as_json:
             result = run_arena(game, players, agents, games, **kw)

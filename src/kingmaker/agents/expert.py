@@ -52,7 +52,7 @@ from typing import Any
 from ..core.api import CHANCE, TERMINAL, Game
 from ..core.errors import GameError
 from ..core.match import Observation, sample_chance
-from .search import ISMCTSAgent, SearchStats, _policy, check_budget
+from .search import ISMCTSAgent, SearchStats, _policy, check_budget, setting_type_error
 
 __all__ = [
     "EXPERT",
@@ -276,7 +276,7 @@ def parse_expert(level: str | None, game: Game | None = None, team: bool = False
         try:
             over[key] = None if value.lower() == "none" and key in _OPTIONAL else kind(value)
         except ValueError:
-            raise GameError(f"expert setting {key}={value!r} is not a {kind.__name__}") from None
+            raise setting_type_error("expert", key, value, kind, key in _OPTIONAL) from None
     if sep:
         over["net"] = net.strip() or None
     return replace(cfg, **over) if over else cfg

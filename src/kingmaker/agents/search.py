@@ -271,6 +271,13 @@ _FIELDS = {
 _OPTIONAL = ("iterations", "seconds", "depth", "tree", "replies", "shortlist")
 # Levels that take a game's search hints; "easy" stays a search that knows nothing of the game.
 HINTED_LEVELS = ("normal", "hard")
+_KIND_WORDS = {int: "a whole number", float: "a number", str: "a word"}
+
+
+def setting_type_error(what: str, key: str, value: str, kind: type, optional: bool) -> GameError:
+    """The error for a setting ``key=value`` that does not parse as ``kind``: what would be accepted."""
+    accepted = _KIND_WORDS.get(kind, kind.__name__) + (" or none" if optional else "")
+    return GameError(f"{what} setting {key}={value!r} is not {accepted}", setting=key, accepted=accepted)
 
 
 def parse_level(
@@ -299,8 +306,8 @@ def parse_level(
         if "=" not in token:
             if token.lower() not in levels:
                 raise GameError(
-                    f"no difficulty level {token!r}; levels: {', '.join(levels)}",
-                    allowed=list(levels),
+                    f"no difficulty level {token!r}; levels: {', '.join(levels)}, expert",
+                    allowed=[*levels, "expert"],
                 )
             name = token.lower()
             continue
@@ -313,7 +320,7 @@ def parse_level(
         try:
             parsed: Any = None if value.lower() == "none" and key in _OPTIONAL else kind(value)
         except ValueError:
-            raise GameError(f"search setting {key}={value!r} is not a {kind.__name__}") from None
+            raise setting_type_error("search", key, value, kind, key in _OPTIONAL) from None
         overrides.append((key, parsed))
     cfg = levels[name]
     if hints and name in HINTED_LEVELS:
