@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.api import CHANCE, TERMINAL, Game
+from ..core.api import CHANCE, TERMINAL
 from ..core.errors import GameError
 from ..core.match import Match
 from ..core.registry import make
@@ -216,32 +216,6 @@ class ArenaResult:
         return summarize(self)
 
 
-def check_arena(
-    game_id: str,
-    players: int | None,
-    agents: str | Sequence[str],
-    games: int,
-    jobs: int = 1,
-    options: dict | None = None,
-) -> tuple[Game, list[str]]:
-    """Checks an arena's settings before anything is played (``run_arena`` calls it; the
-    command line calls it before it shows a progress bar): returns the game and each
-    seat's spec.
-
-    Raises:
-        GameError: unknown game, player count, option or agent; games or jobs < 1.
-    """
-    game = make(game_id, players=players, **dict(options or {}))  # validates the options
-    specs = parse_agents(agents, game.num_players)
-    for spec in dict.fromkeys(specs):
-        make_agent(spec, game)  # an unknown kind or level fails here, not in a worker
-    if games < 1:
-        raise GameError(f"the arena needs at least one game, not {games}")
-    if jobs < 1:
-        raise GameError(f"jobs must be at least 1, not {jobs}")
-    return game, specs
-
-
 def run_arena(
     game_id: str,
     players: int | None,
@@ -253,6 +227,7 @@ def run_arena(
     options: dict | None = None,
     on_game: Callable[[dict], None] | None = None,
     backend: Backend | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> ArenaResult:
     """Plays ``games`` games with seats rotated; returns every game's data.
 
@@ -266,6 +241,8 @@ def run_arena(
         save: a directory for the records (created if missing).
         options: the game's options (text values are converted).
         on_game: called with each game's data as it finishes (a progress bar).
+        on_start: called once everything has been checked, before the first game (where
+            the command line adds its progress bar's task, so bad input shows none).
         backend: where the games run (``kingmaker.lab.backends``: a process pool,
             local Ray or a Ray cluster); by default ``jobs`` local processes.
             Every backend gives the same games.
@@ -274,8 +251,17 @@ def run_arena(
         GameError: unknown game, player count, option or agent; games < 1.
     """
     options = dict(options or {})
-    game, specs = check_arena(game_id, players, agents, games, jobs, options)
+    game = make(game_id, players=players, **options)  # validates everything up front
     n = game.num_players
+    specs = parse_agents(agents, n)
+    for spec in dict.fromkeys(specs):
+        make_agent(spec, game)  # an unknown kind or level fails here, not in a worker
+    if games < 1:
+        raise GameError(f"the arena needs at least one game, not {games}")
+    if jobs < 1:
+        raise GameError(f"jobs must be at least 1, not {jobs}")
+    if on_start is not None:
+        on_start()
     save_dir = None
     if save is not None:
         Path(save).mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ import json
 import click
 
 from ..core.errors import GameError
-from .arena import check_arena, format_summary, run_arena, summarize
+from .arena import format_summary, run_arena, summarize
 
 __all__ = ["arena"]
 
@@ -68,7 +68,6 @@ def arena(
     try:
         if use_ray or ray_address:
             backend = make_backend(jobs=jobs, ray=use_ray, ray_address=ray_address)
-        check_arena(game, players, agents, games, jobs, options)  # before any progress bar
         kw = dict(jobs=jobs, seed=seed, save=save, options=options, backend=backend)
         if quiet or as_json:
             result = run_arena(game, players, agents, games, **kw)
@@ -76,9 +75,10 @@ def arena(
             from ..lab.runner import progress_bar
 
             with progress_bar() as progress:
-                task = progress.add_task(f"{game}", total=games)
+                tasks: list = []  # the bar's task, added once run_arena has checked its input
                 result = run_arena(game, players, agents, games, **kw,
-                                   on_game=lambda _data: progress.advance(task))
+                                   on_start=lambda: tasks.append(progress.add_task(f"{game}", total=games)),
+                                   on_game=lambda _data: progress.advance(tasks[0]))
     except GameError as e:
         raise click.ClickException(e.message) from None
     finally:

@@ -289,7 +289,6 @@ def _card_value(s: State, player: int, c: int) -> float:
 
 
 _last_leads: list = [None, None]  # _card_value's last (hands, each district's lead)
-_HOME_SHIFT = tuple(SHIFT[DISTRICT[p]] for p in range(NUM_POIS))  # where a POI's own gang is packed
 
 
 
@@ -436,10 +435,6 @@ def _places(s: State, pos: int) -> tuple[dict[int, tuple[int, int]], dict[int, i
     return out
 
 
-# The options of an escape to c and of a portal to t: one move, its first action, and a card
-# cost worked out later (None).
-_ESCAPE_OPTIONS = tuple((1, A.ESCAPE0 + c, None) for c in range(NUM_POIS))
-_PORTAL_OPTIONS = tuple((1, A.PORTAL0 + t, None) for t in range(NUM_POIS))
 
 
 def _sphere_pois(spheres: tuple[int, ...]) -> tuple[int, ...]:

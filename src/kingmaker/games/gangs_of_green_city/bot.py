@@ -25,9 +25,6 @@ from typing import TYPE_CHECKING
 
 from . import actions as A
 from .assess import (  # the scoring: evaluate, draw_odds and their parts
-    _ESCAPE_OPTIONS,
-    _HOME_SHIFT,
-    _PORTAL_OPTIONS,
     _card_value,
     _district_counts,
     _flat,
@@ -67,6 +64,7 @@ from .state import (
     MOVES,
     PICK_LIMIT,
     PICK_RECRUIT,
+    SHIFT,
     State,
 )
 
@@ -74,6 +72,13 @@ if TYPE_CHECKING:
     from .game import GangsOfGreenCity
 
 __all__ = ["collectors", "draw_odds", "evaluate", "heuristic_action", "progress", "transfers"]
+
+_HOME_SHIFT = tuple(SHIFT[DISTRICT[p]] for p in range(NUM_POIS))  # where a POI's own gang is packed
+
+# The options of an escape to c and of a portal to t: one move, its first action, and a card
+# cost worked out later (None).
+_ESCAPE_OPTIONS = tuple((1, A.ESCAPE0 + c, None) for c in range(NUM_POIS))
+_PORTAL_OPTIONS = tuple((1, A.PORTAL0 + t, None) for t in range(NUM_POIS))
 
 
 def _respite_wanted(s: State, player: int, r: int) -> bool:
