@@ -1,12 +1,13 @@
 """Side-by-side IS-MCTS speed at ``normal``: this tree against another checkout, in one run.
 
-    python benchmarks/search_speed.py --base /tmp/base/src [--iterations 200] [--rounds 3]
+    python benchmarks/search_speed.py --base /tmp/base/src [--iterations 200] [--rounds 3] [--players N]
 
 ``/tmp/base`` is a ``git worktree`` of the commit to compare against (e.g.
 ``git worktree add /tmp/base fd17c50``). For every game at its smallest player
 count, the ``normal`` level as ``make_agent`` builds it (the game's search
 hints), with the time cap removed (``seconds=none``) and a fixed iteration
-budget, decides at the same three decision points of a seeded random game.
+budget, decides at the same three decision points of a seeded random game (``--players``: at
+that player count instead, for the games that allow it).
 The figure is iterations per second of CPU time (``time.process_time``, so
 the machine's load changes it little). The two trees run in alternating child
 processes, ``--rounds`` times each, and the best round of each is kept.
@@ -26,8 +27,8 @@ import kingmaker
 from kingmaker.agents.bench import decision_points
 from kingmaker.agents.search import ISMCTSAgent, LEVELS, TEAM_LEVELS, parse_level
 from kingmaker.core.match import Observation
-gid, iters = sys.argv[1], int(sys.argv[2])
-g = kingmaker.make(gid)
+gid, iters, players = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]) or None
+g = kingmaker.make(gid, players)
 levels = TEAM_LEVELS if g.info.cooperative else LEVELS
 cfg = parse_level(f"normal/seconds=none/iterations={iters}", levels, g.search_hints)
 total_it = 0
@@ -44,9 +45,9 @@ print(json.dumps({"game": gid, "iterations": total_it, "cpu": cpu}))
 """
 
 
-def run(src: str, gid: str, iters: int) -> dict:
+def run(src: str, gid: str, iters: int, players: int = 0) -> dict:
     env = dict(os.environ, PYTHONPATH=src)
-    out = subprocess.run([sys.executable, "-c", CHILD, gid, str(iters)], env=env, capture_output=True,
+    out = subprocess.run([sys.executable, "-c", CHILD, gid, str(iters), str(players)], env=env, capture_output=True,
                          text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -57,6 +58,7 @@ def main() -> None:
     ap.add_argument("--new", default=os.path.join(os.path.dirname(__file__), "..", "src"))
     ap.add_argument("--iterations", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--players", type=int, default=0, help="the player count (default: the game's smallest)")
     ap.add_argument("games", nargs="*")
     a = ap.parse_args()
     games = a.games or ["gangs-of-green-city", "kingpin", "kingpins", "kings-kilt", "san-quentin-kings"]
@@ -65,7 +67,7 @@ def main() -> None:
         best = {"base": 0.0, "new": 0.0}
         for _ in range(a.rounds):
             for name, src in (("base", a.base), ("new", a.new)):
-                r = run(src, gid, a.iterations)
+                r = run(src, gid, a.iterations, a.players)
                 best[name] = max(best[name], r["iterations"] / r["cpu"])
         print(f"{gid:<22} {best['base']:>10.0f} {best['new']:>10.0f} {best['new'] / best['base']:>6.2f}")
 

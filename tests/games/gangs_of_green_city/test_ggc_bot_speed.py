@@ -18,8 +18,15 @@ import seeded_positions
 
 import kingmaker
 from kingmaker.games.gangs_of_green_city import actions as A
-from kingmaker.games.gangs_of_green_city import assess, bot
-from kingmaker.games.gangs_of_green_city.data import GHOST, HAND_LIMIT, NUM_POIS
+from kingmaker.games.gangs_of_green_city import assess, bot, rendezvous
+from kingmaker.games.gangs_of_green_city.data import (
+    DIST,
+    DISTRICT,
+    GHOST,
+    HAND_LIMIT,
+    MAYOR,
+    NUM_POIS,
+)
 from kingmaker.games.gangs_of_green_city.state import MOVES
 
 
@@ -92,6 +99,66 @@ def test_special_move_scores_match_the_applied_state(players, options):
     assert kinds["safe"] > 10 and kinds["share"] > 3, kinds
     if players == 5:  # every cast member is in play
         assert kinds["dispatch"] > 20 and kinds["ghost"] > 0, kinds
+
+
+@pytest.mark.parametrize("players, options", [(4, {}), (5, {"starting_hands": True})])
+def test_dispatches_weighed_are_those_that_can_change_the_evaluation(players, options):
+    """Mayor Maple's dispatch: the heuristic skips a teammate who is not ready
+    (``_ready_seats``), because moving their pawn leaves the evaluation exactly as it was
+    (a gain of 0, never taken); a ready teammate's dispatch can change it."""
+    g = kingmaker.make("gangs-of-green-city", players, **options)
+    skipped = changed = 0
+    for s, p in positions(g, 60 + players, 6):
+        if s.stage != MOVES or s.pick_n > 0 or s.resp >= 0:
+            continue
+        odds = bot.draw_odds(s)
+        head = assess._head(s, odds)
+        base = bot.evaluate(s, odds)
+        ready = assess._ready_seats(s)
+        for a in _specials(s, g.legal_actions(s, p)):
+            if a < A.DISPATCH0:
+                continue
+            q = (a - A.DISPATCH0) // NUM_POIS
+            v = assess._special_value(s, p, a, head)
+            if v is None:
+                continue  # Green Ghost: weighed through the applied state
+            if not ready[q]:
+                assert v == base or v == -1e6, (s, a)  # (-1e6: the hero deck runs out)
+                skipped += 1
+        # the same position with a teammate made ready: dispatching them can change it
+        if changed < 5 and s.moves > 1 and s.cast[p] == MAYOR and not s.ended & 1:
+            mayor = p
+            q = next(q for q, c in enumerate(s.cast) if c not in (MAYOR, GHOST))
+            cards = tuple(c for c in range(NUM_POIS) if DISTRICT[c] == 0)[:5]
+            hands = [tuple(c for c in h if c not in cards) for h in s.hands]
+            hands[q] = cards
+            x = replace(s, hands=tuple(hands))
+            assert assess._ready_seats(x)[q]
+            far = max(range(NUM_POIS), key=lambda t: min(DIST[t][h] for h in x.safe))
+            a = A.DISPATCH0 + q * NUM_POIS + far
+            if a in g.legal_actions(x, mayor):
+                odds = bot.draw_odds(x)
+                v = assess._special_value(x, mayor, a, assess._head(x, odds))
+                assert v == bot.evaluate(g.apply(x, a, mayor), odds) != bot.evaluate(x, odds)
+                changed += 1
+    assert skipped > 50 and changed > 0, (skipped, changed)
+
+
+def test_takers_are_the_collectors_wanted_can_give_to():
+    """The rendezvous' briefings: ``_wanted`` finds a card only for a taker ``_takers`` names,
+    so skipping the others changes no list of transfers."""
+    g = kingmaker.make("gangs-of-green-city", 4)
+    named = 0
+    for s, _ in positions(g, 77, 6):
+        counts = [assess._district_counts(h) for h in s.hands]
+        col = rendezvous._collectors(s, counts)
+        takes = rendezvous._takers(s, col, counts)
+        for giver in range(len(s.hands)):
+            for taker in range(len(s.hands)):
+                if giver != taker and rendezvous._wanted(s, giver, taker, col, counts):
+                    assert takes[taker], (s, giver, taker)
+                    named += 1
+    assert named > 20, named
 
 
 def test_special_move_scores_see_the_last_move_lose_the_game():

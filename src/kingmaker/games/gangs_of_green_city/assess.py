@@ -197,6 +197,19 @@ def _tail(v: float, ended: int, hands: tuple, cast: tuple, pawns: tuple, safe: t
     return v
 
 
+def _ready_seats(s: State) -> tuple[bool, ...]:
+    """Whose term in ``_tail`` counts their distance to a safe house: the players holding
+    enough cards of a district whose recruitment goes on. Dispatching anyone else leaves
+    ``_tail`` exactly as it was."""
+    out = []
+    ended = s.ended
+    for q, hand in enumerate(s.hands):
+        counts = _counts_memo.get(hand) or _district_counts(hand)
+        need = PROFESSOR_RECRUIT_CARDS if s.cast[q] == PROFESSOR else RECRUIT_CARDS
+        out.append(any(counts[g] >= need and not ended >> g & 1 for g in range(NUM_GANGS)))
+    return tuple(out)
+
+
 def _special_value(s: State, player: int, a: int, head: float) -> float | None:
     """``evaluate(game.apply(s, a, player), odds)`` for a briefing, safe house or dispatch ``a``
     at a move of ``player``, from ``head = _head(s, odds)``, without building the state (None

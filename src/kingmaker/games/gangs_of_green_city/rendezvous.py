@@ -46,13 +46,21 @@ def collectors(s: State) -> tuple[int, ...]:
 
 def _collectors(s: State, counts: list) -> tuple[int, ...]:
     """``collectors(s)`` from each hand's district counts ``counts``."""
-    cast = s.cast
+    # the ties' order as a number: Vance 2 (or 3), anyone but Ruiz 1; the lowest seat wins a
+    # tie left (a later seat must score strictly more)
+    tie = [2 * (c == PROFESSOR) + (c != DETECTIVE) for c in s.cast]
+    ended = s.ended
     out = []
     for g in range(NUM_GANGS):
-        if s.ended >> g & 1:
+        if ended >> g & 1:
             out.append(-1)
             continue
-        out.append(max(range(len(counts)), key=lambda q: (counts[q][g], cast[q] == PROFESSOR, cast[q] != DETECTIVE, -q)))
+        best, best_k = 0, -1
+        for q, row in enumerate(counts):
+            k = 4 * row[g] + tie[q]
+            if k > best_k:
+                best, best_k = q, k
+        out.append(best)
     return tuple(out)
 
 
@@ -88,17 +96,30 @@ def _wanted(s: State, giver: int, taker: int, col: tuple[int, ...], counts: list
     return out
 
 
+def _takers(s: State, col: tuple[int, ...], counts: list) -> list[bool]:
+    """Who can take a card in ``_wanted``: the collector of a district holding at least
+    ``RDV_MIN_HAVE`` of its cards and fewer than the recruitment needs."""
+    out = [False] * len(counts)
+    for g, q in enumerate(col):
+        if q >= 0 and RDV_MIN_HAVE <= counts[q][g] < _need(s.cast[q]):
+            out[q] = True
+    return out
+
+
 def transfers(s: State, player: int) -> list[tuple[int, int, int, bool]]:
     """The briefings ``player`` could take part in that bring a card to its district's
     collector (``_wanted``): ``(collector's cards of the district, card, teammate, the giver
     is Ruiz)``."""
     counts = [_district_counts(h) for h in s.hands]
     col = _collectors(s, counts)
+    takes = _takers(s, col, counts)
     out = []
     for q in range(len(s.hands)):
         if q == player:
             continue
         for giver, taker in ((player, q), (q, player)):
+            if not takes[taker]:
+                continue  # (``_wanted`` would find nothing)
             ruiz = s.cast[giver] == DETECTIVE
             out += [(have, c, q, ruiz) for have, c in _wanted(s, giver, taker, col, counts)]
     return out
@@ -110,11 +131,12 @@ def _third_party(s: State, mayor: int) -> list[tuple[int, int, int, int]]:
     district, card, the teammate to dispatch there, the one standing there)``."""
     counts = [_district_counts(h) for h in s.hands]
     col = _collectors(s, counts)
+    takes = _takers(s, col, counts)
     out = []
     n = len(s.hands)
     for giver in range(n):
         for taker in range(n):
-            if giver == taker or mayor in (giver, taker):
+            if giver == taker or mayor in (giver, taker) or not takes[taker]:
                 continue
             pg, pt = s.pawns[giver], s.pawns[taker]
             for have, c in _wanted(s, giver, taker, col, counts):
