@@ -210,10 +210,41 @@ def _ready_seats(s: State) -> tuple[bool, ...]:
     return tuple(out)
 
 
+def _ghost_clears(s: State, dest: int) -> bool:
+    """Does Green Ghost, sent to ``dest``, clear spheres there (``resolve._ghost_clear``: the
+    spheres of a gang whose recruitment has ended)?"""
+    ended = s.ended
+    x = s.spheres[dest] if ended and dest < NUM_POIS else 0
+    return any(ended >> g & 1 and x >> sh & 3 for g, sh in enumerate(SHIFT)) if x else False
+
+
+def _may_gain(s: State, player: int, a: int, ready: tuple[bool, ...]) -> bool:
+    """Can the briefing or dispatch ``a`` of ``player`` score more than the evaluation before it
+    (``_special_value``), given ``ready = _ready_seats(s)``? A dispatch moves one pawn, which
+    counts only for a ready player, unless Green Ghost clears spheres where he lands. A
+    briefing moves one card: the giver's term can only fall (a card fewer, 0.3, and perhaps
+    a smaller best district or the readiness lost, which outweighs its distance term: 25 -
+    3 * 8 at most), the taker's rises by the same 0.3 unless the card raises its best count
+    in a district still recruiting. Where False, the move scores at most the evaluation
+    before it (give or take rounding), and the heuristic, which wants a gain of 2, skips it."""
+    if a >= A.DISPATCH0:
+        q, dest = divmod(a - A.DISPATCH0, NUM_POIS)
+        return ready[q] or (s.cast[q] == GHOST and _ghost_clears(s, dest))
+    q, c = divmod(a - A.SHARE0, NUM_POIS)
+    taker = q if c in s.hands[player] else player
+    g = DISTRICT[c]
+    ended = s.ended
+    if ended >> g & 1:
+        return False
+    counts = _counts_memo.get(s.hands[taker]) or _district_counts(s.hands[taker])
+    have = counts[g]
+    return all(have >= counts[x] for x in range(NUM_GANGS) if not ended >> x & 1)
+
+
 def _special_value(s: State, player: int, a: int, head: float) -> float | None:
     """``evaluate(game.apply(s, a, player), odds)`` for a briefing, safe house or dispatch ``a``
     at a move of ``player``, from ``head = _head(s, odds)``, without building the state (None
-    where the move may change the spheres: a dispatched Green Ghost). Those moves change only
+    where the move may change the spheres: Green Ghost dispatched where he clears some). Those moves change only
     hands, safe houses or a pawn, and cost a move; the last move with fewer than two hero
     cards left ends the game (``resolve._settle``), unless a discard is asked first."""
     hands, safe, pawns = s.hands, s.safe, s.pawns
@@ -240,7 +271,7 @@ def _special_value(s: State, player: int, a: int, head: float) -> float | None:
         limit_discard = len(out[taker]) > HAND_LIMIT
     else:
         q, dest = divmod(a - A.DISPATCH0, NUM_POIS)
-        if s.cast[q] == GHOST:
+        if s.cast[q] == GHOST and _ghost_clears(s, dest):
             return None
         pawns = pawns[:q] + (dest,) + pawns[q + 1 :]
     if s.moves <= 1 and not limit_discard and sum(s.piles) < HERO_DRAWS:

@@ -31,6 +31,7 @@ from .assess import (  # the scoring: evaluate, draw_odds and their parts
     _gains,
     _gains_table,
     _head,
+    _may_gain,
     _need,
     _places,
     _poi_gains,
@@ -48,7 +49,6 @@ from .data import (
     DIST,
     DISTRICT,
     FUNDRAISER,
-    GHOST,
     MAX_SPHERES,
     NUM_GANGS,
     NUM_POIS,
@@ -359,18 +359,15 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
     # briefing, a safe house or a dispatch when it helps the team's cards or reach
     base = None  # the evaluation now, once a briefing or safe house is open
     special, special_v = None, 2.0
-    # A dispatch moves a pawn, and only a ready player's pawn counts in ``_tail``: anyone
-    # else's leaves the evaluation exactly at ``base`` (a gain of 0, never taken), so only
-    # the ready players' dispatches, and Green Ghost's (who may battle on arrival), are
-    # weighed. ``dispatched[q]``: weigh player q's.
-    dispatched = None
+    # (only the briefings and dispatches that can gain are scored: ``_may_gain``)
+    ready = None
     # (moves are sorted: the safe houses SAFE0..RECRUIT0 come before the briefings SHARE0..)
     for a in moves[bisect_left(moves, A.SAFE0) : i] + moves[bisect_left(moves, A.SHARE0, i) :]:
         if A.SHARE0 <= a < A.RESPITE0 or A.SAFE0 <= a < A.RECRUIT0:
-            if a >= A.DISPATCH0:
-                if dispatched is None:
-                    dispatched = [r or c == GHOST for r, c in zip(_ready_seats(s), s.cast)]
-                if not dispatched[(a - A.DISPATCH0) // NUM_POIS]:
+            if a >= A.SHARE0:
+                if ready is None:
+                    ready = _ready_seats(s)
+                if not _may_gain(s, player, a, ready):
                     continue
             if base is None:
                 head = _head(s, odds)
