@@ -112,7 +112,12 @@ def transfers(s: State, player: int) -> list[tuple[int, int, int, bool]]:
     is Ruiz)``."""
     counts = [_district_counts(h) for h in s.hands]
     col = _collectors(s, counts)
-    takes = _takers(s, col, counts)
+    return _transfers(s, player, counts, col, _takers(s, col, counts))
+
+
+def _transfers(s: State, player: int, counts: list, col: tuple[int, ...], takes: list[bool]) -> list:
+    """``transfers(s, player)`` from the hands' district counts, the collectors and
+    ``_takers``."""
     out = []
     for q in range(len(s.hands)):
         if q == player:
@@ -125,13 +130,11 @@ def transfers(s: State, player: int) -> list[tuple[int, int, int, bool]]:
     return out
 
 
-def _third_party(s: State, mayor: int) -> list[tuple[int, int, int, int]]:
+def _third_party(s: State, mayor: int, counts: list, col: tuple[int, ...], takes: list[bool]) -> list:
     """For Mayor Maple: the transfers between two teammates (``_wanted``) where one of them
     stands on the card's POI and the other does not, as ``(collector's cards of the
-    district, card, the teammate to dispatch there, the one standing there)``."""
-    counts = [_district_counts(h) for h in s.hands]
-    col = _collectors(s, counts)
-    takes = _takers(s, col, counts)
+    district, card, the teammate to dispatch there, the one standing there)``; from the
+    hands' district counts, the collectors and ``_takers``."""
     out = []
     n = len(s.hands)
     for giver in range(n):
@@ -159,15 +162,20 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...])
     the other on a card's POI (``_third_party``). A card is worth what ``evaluate`` gains
     from the collector's next one, ``1.6 * (2 * have + 1)``; a meeting to wait for,
     ``RDV_WAIT`` of that."""
-    if all(max(_district_counts(h)) < RDV_MIN_HAVE for h in s.hands):
+    counts = [_district_counts(h) for h in s.hands]
+    if all(max(x) < RDV_MIN_HAVE for x in counts):
         return None  # no hand holds RDV_MIN_HAVE of a district: nothing to bring
-    options = transfers(s, player)
+    col = _collectors(s, counts)
+    takes = _takers(s, col, counts)
+    if True not in takes:
+        return None  # no collector to bring a card to (no transfer, nor a third party's)
+    options = _transfers(s, player, counts, col, takes)
     pos = s.pawns[player]
     me = s.cast[player]
     k = s.moves + (1 if pos == PARK else 0)
     best_v, best = -1e9, None
     if me == MAYOR:  # bring two teammates together on a card's POI, for one of them to brief
-        for have, c, q, _ in _third_party(s, player):
+        for have, c, q, _ in _third_party(s, player, counts, col, takes):
             v = RDV_WAIT * 1.6 * (2 * have + 1)
             a = A.DISPATCH0 + q * NUM_POIS + c
             if v > best_v and a in legal:
