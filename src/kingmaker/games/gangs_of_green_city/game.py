@@ -93,6 +93,7 @@ class GangsOfGreenCity(Game):
     current_player = rules.current_player
     is_terminal = rules.is_terminal
     chance_outcomes = rules.chance_outcomes
+    sample_chance_outcome = rules.sample_chance_outcome  # the search's sampler (same draws, no list)
     legal_actions = rules.legal_actions
     explain_illegal = rules.explain_illegal
     apply = rules.apply

@@ -29,10 +29,12 @@ depends only on ``state``, ``actions``, ``data`` and ``resolve``.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from ...core.api import CHANCE, TERMINAL, node_name
 from ...core.errors import GameOverError, IllegalActionError, InvalidActionError, InvalidStateError
+from ...core.match import sample_chance
 from . import actions as A
 from .data import (
     CABBIE,
@@ -167,25 +169,88 @@ def chance_outcomes(game: GangsOfGreenCity, s: State) -> list[tuple[int, float]]
             p = 1.0 / left / len(esc_left)
             out.extend(map(_row(p).__getitem__, [ESC_CARD0 + e for e in esc_left]))
         return out
-    # gang cards: the top layer first (any of its cards equally); the bottom card comes
-    # from the unseen rest, or from the bottom layer once the rest is used up
-    layers = s.gang_layers
-    if st == ESC_BOTTOM:
-        cards = tuple(_gang_rest(s)) or layers[-1]
-    elif layers:
-        cards = layers[0]
-    else:
-        rest = s.gang_disc, s.gang_out
-        cards = _REST.get(rest)
-        if cards is None:
-            if len(_REST) >= 10_000:
-                _REST.clear()
-            cards = _REST[rest] = tuple(_gang_rest(s))
+    cards = _gang_cards(s, st)
     row = _GANG_ROWS.get(len(cards))
     if row is None:
         p = 1.0 / len(cards)
         row = _GANG_ROWS[len(cards)] = tuple((A.GDRAW0 + c, p) for c in range(NUM_POIS))
     return list(map(row.__getitem__, cards))
+
+
+def _gang_cards(s: State, st: int) -> tuple[int, ...]:
+    """The gang cards a gang draw comes from, each equally likely: the top layer first; the
+    bottom card of an ESCALATION! from the unseen rest, or from the bottom layer once the
+    rest is used up."""
+    layers = s.gang_layers
+    if st == ESC_BOTTOM:
+        return tuple(_gang_rest(s)) or layers[-1]
+    if layers:
+        return layers[0]
+    rest = s.gang_disc, s.gang_out
+    cards = _REST.get(rest)
+    if cards is None:
+        if len(_REST) >= 10_000:
+            _REST.clear()
+        cards = _REST[rest] = tuple(_gang_rest(s))
+    return cards
+
+
+def sample_chance_outcome(game: GangsOfGreenCity, s: State, rng: random.Random) -> int:
+    """Returns ``core.match.sample_chance(chance_outcomes(s), rng)`` without building the list
+    (the search's sampler, ``agents.bound.bound_chance``).
+
+    At a hero or gang draw the same single ``rng.random()`` is compared with the same running
+    sums of the outcomes' chances, added one by one in the list's order as there (kept in
+    ``_SUMS``), so the card and the stream after are the same (checked against the list in
+    tests/games/gangs_of_green_city/test_ggc_chance_sampler.py). Other chance nodes (the
+    set-up's) use the list."""
+    st = s.stage
+    if st == DRAW and not s.result and s.resp < 0 and s.pick_n <= 0:
+        piles = s.piles
+        i = _top_pile(piles)
+        left = piles[i]
+        esc = s.pile_esc[i]
+        r = rng.random()
+        acc = 0.0
+        pool = s.hero_pool
+        if left > esc:
+            sums = _sums((left - esc) / left / len(pool), len(pool), 0.0)
+            k = bisect_right(sums, r)
+            if k < len(pool):
+                return A.HDRAW0 + pool[k]
+            acc = sums[-1]
+        if esc:
+            esc_left = s.esc_left
+            sums = _sums(1.0 / left / len(esc_left), len(esc_left), acc)
+            k = bisect_right(sums, r)
+            return A.HDRAW0 + ESC_CARD0 + esc_left[k if k < len(esc_left) else -1]
+        return A.HDRAW0 + pool[-1]
+    if (st == GANG or st == ESC_BOTTOM) and not s.result and s.resp < 0 and s.pick_n <= 0:
+        cards = _gang_cards(s, st)
+        n = len(cards)
+        k = bisect_right(_sums(1.0 / n, n, 0.0), rng.random())
+        return A.GDRAW0 + cards[k if k < n else -1]
+    return sample_chance(chance_outcomes(game, s), rng)
+
+
+def _sums(p: float, n: int, start: float) -> tuple[float, ...]:
+    """The running sums ``start + p, start + p + p, ...`` (``n`` of them), added one by one as
+    ``sample_chance`` adds them."""
+    key = (p, n, start)
+    sums = _SUMS.get(key)
+    if sums is None:
+        if len(_SUMS) >= 10_000:
+            _SUMS.clear()
+        out = []
+        acc = start
+        for _ in range(n):
+            acc += p
+            out.append(acc)
+        sums = _SUMS[key] = tuple(out)
+    return sums
+
+
+_SUMS: dict[tuple[float, int, float], tuple[float, ...]] = {}
 
 
 def _row(p: float) -> tuple[tuple[int, float], ...]:
