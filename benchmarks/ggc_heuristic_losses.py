@@ -13,12 +13,10 @@ but not in one hand, what it lacked was a meeting.
 from __future__ import annotations
 
 import argparse
-import random
 from collections import Counter
 
-import kingmaker
-from kingmaker.core.api import CHANCE
-from kingmaker.core.match import sample_chance
+from ggc_heuristic_team import heuristic_game
+
 from kingmaker.games.gangs_of_green_city import actions as A
 from kingmaker.games.gangs_of_green_city.data import DISTRICT, NUM_GANGS, NUM_POIS
 
@@ -43,18 +41,9 @@ def main() -> None:
     left: Counter = Counter()
     wins = 0
     for i in range(a.games):
-        game = kingmaker.make("gangs-of-green-city", players=a.players, escalations=a.escalations)
-        rng = random.Random(a.seed_base + 1000 * a.players + i)
-        s = game.new_initial_state()
-        while not game.is_terminal(s):
-            cp = game.current_player(s)
-            if cp == CHANCE:
-                s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
-                continue
-            for p in [cp] if cp >= 0 else list(game.acting_players(s)):
-                act = game.heuristic_action(s, p, rng)
-                plays.update(name for lo, hi, name in KINDS if lo <= act < hi)
-                s = game.apply(s, act, p)
+        seed = a.seed_base + 1000 * a.players + i
+        game, s = heuristic_game(a.players, a.escalations, seed,
+                                 lambda _s, act: plays.update(name for lo, hi, name in KINDS if lo <= act < hi))
         if game.returns(s)[0] > 0:
             wins += 1
             continue

@@ -26,10 +26,9 @@ from kingmaker.core.match import sample_chance
 from kingmaker.lab.stats import wilson
 
 
-def play(job: tuple[int, int, int]) -> tuple[int, int, float, str, float]:
-    """Plays one heuristic team game: (players, escalations, return, reason, CPU s)."""
-    players, escalations, seed = job
-    t0 = time.process_time()
+def heuristic_game(players: int, escalations: int, seed: int, on_action=None):
+    """Plays one heuristic team game from ``seed``; returns (game, final state). ``on_action(s,
+    a)``, if given, sees each heuristic move before it is applied (the other scripts' hook)."""
     game = kingmaker.make("gangs-of-green-city", players=players, escalations=escalations)
     rng = random.Random(seed)
     s = game.new_initial_state()
@@ -39,7 +38,18 @@ def play(job: tuple[int, int, int]) -> tuple[int, int, float, str, float]:
             s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
             continue
         for p in [cp] if cp >= 0 else list(game.acting_players(s)):
-            s = game.apply(s, game.heuristic_action(s, p, rng), p)
+            a = game.heuristic_action(s, p, rng)
+            if on_action is not None:
+                on_action(s, a)
+            s = game.apply(s, a, p)
+    return game, s
+
+
+def play(job: tuple[int, int, int]) -> tuple[int, int, float, str, float]:
+    """Plays one heuristic team game: (players, escalations, return, reason, CPU s)."""
+    players, escalations, seed = job
+    t0 = time.process_time()
+    game, s = heuristic_game(players, escalations, seed)
     r = game.returns(s)[0]
     return players, escalations, r, game.outcome(s).get("reason", ""), time.process_time() - t0
 

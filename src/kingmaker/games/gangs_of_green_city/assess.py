@@ -201,11 +201,10 @@ def _ready_seats(s: State) -> tuple[bool, ...]:
     """Whose term in ``_tail`` counts their distance to a safe house: the players holding
     enough cards of a district whose recruitment goes on. Dispatching anyone else leaves
     ``_tail`` exactly as it was."""
-    out = []
     ended = s.ended
-    for q, hand in enumerate(s.hands):
-        counts = _counts_memo.get(hand) or _district_counts(hand)
-        need = PROFESSOR_RECRUIT_CARDS if s.cast[q] == PROFESSOR else RECRUIT_CARDS
+    out = []
+    for hand, cast in zip(s.hands, s.cast):
+        counts, need = _district_counts(hand), _need(cast)
         out.append(any(counts[g] >= need and not ended >> g & 1 for g in range(NUM_GANGS)))
     return tuple(out)
 
@@ -214,8 +213,10 @@ def _ghost_clears(s: State, dest: int) -> bool:
     """Does Green Ghost, sent to ``dest``, clear spheres there (``resolve._ghost_clear``: the
     spheres of a gang whose recruitment has ended)?"""
     ended = s.ended
-    x = s.spheres[dest] if ended and dest < NUM_POIS else 0
-    return any(ended >> g & 1 and x >> sh & 3 for g, sh in enumerate(SHIFT)) if x else False
+    if not ended or dest >= NUM_POIS:  # (Center Park holds no spheres)
+        return False
+    x = s.spheres[dest]
+    return any(ended >> g & 1 and x >> sh & 3 for g, sh in enumerate(SHIFT))
 
 
 def _may_gain(s: State, player: int, a: int, ready: tuple[bool, ...]) -> bool:
@@ -236,7 +237,7 @@ def _may_gain(s: State, player: int, a: int, ready: tuple[bool, ...]) -> bool:
     ended = s.ended
     if ended >> g & 1:
         return False
-    counts = _counts_memo.get(s.hands[taker]) or _district_counts(s.hands[taker])
+    counts = _district_counts(s.hands[taker])
     have = counts[g]
     return all(have >= counts[x] for x in range(NUM_GANGS) if not ended >> x & 1)
 

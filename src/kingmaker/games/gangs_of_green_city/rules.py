@@ -205,7 +205,9 @@ def sample_chance_outcome(game: GangsOfGreenCity, s: State, rng: random.Random) 
     tests/games/gangs_of_green_city/test_ggc_chance_sampler.py). Other chance nodes (the
     set-up's) use the list."""
     st = s.stage
-    if st == DRAW and not s.result and s.resp < 0 and s.pick_n <= 0:
+    if current_player(game, s) != CHANCE:
+        return sample_chance(chance_outcomes(game, s), rng)  # (which raises: not a chance node)
+    if st == DRAW:
         piles = s.piles
         i = _top_pile(piles)
         left = piles[i]
@@ -225,7 +227,7 @@ def sample_chance_outcome(game: GangsOfGreenCity, s: State, rng: random.Random) 
             k = bisect_right(sums, r)
             return A.HDRAW0 + ESC_CARD0 + esc_left[k if k < len(esc_left) else -1]
         return A.HDRAW0 + pool[-1]
-    if (st == GANG or st == ESC_BOTTOM) and not s.result and s.resp < 0 and s.pick_n <= 0:
+    if st == GANG or st == ESC_BOTTOM:
         cards = _gang_cards(s, st)
         n = len(cards)
         k = bisect_right(_sums(1.0 / n, n, 0.0), rng.random())
