@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from kingmaker.agents import arena
 from kingmaker.lab import stats
 from kingmaker.lab.stats import chi_square_uniform, mean_difference, rate_difference, wilson
@@ -39,3 +41,15 @@ def test_mean_difference_and_chi_square():
     n = 1000
     k = n / 2 + math.sqrt(3.841458820694124 * n / 4)
     assert math.isclose(chi_square_uniform([k, n - k]), 0.05, rel_tol=1e-6)
+
+
+def test_the_sign_test_is_exact_and_symmetric():
+    from kingmaker.lab.stats import sign_test
+
+    # 2 of 10: P(X <= 2) = (1 + 10 + 45) / 1024, doubled.
+    assert sign_test(2, 10) == pytest.approx(2 * 56 / 1024)
+    assert sign_test(8, 10) == sign_test(2, 10)
+    assert sign_test(5, 10) == 1.0 and sign_test(0, 0) == 1.0
+    assert sign_test(0, 5) == pytest.approx(2 / 32)
+    with pytest.raises(ValueError, match="0..n"):
+        sign_test(6, 5)

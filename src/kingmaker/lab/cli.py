@@ -5,6 +5,7 @@
     kingmaker lab run studies/kingpin/boards.toml --ray-address auto
     kingmaker lab report runs/lab/kings-kilt-seats --out docs/balance/kings-kilt/seats.md
     kingmaker lab merge runs/lab/kk runs/lab/kk-from-node-2
+    kingmaker lab compare runs/lab/ggc-team runs/lab/ggc-heuristic-team
 """
 
 from __future__ import annotations
@@ -198,6 +199,26 @@ def verify_cmd(results: str, games: int, jobs: int | None, adopt: bool) -> None:
         click.echo("adopted: the results now carry this code's hash, and 'lab run' goes on from them")
     elif adopt and not res["same_code"]:
         click.echo("not adopted: no game was replayed")
+
+
+@lab.command("compare")
+@click.argument("a", type=click.Path(file_okay=False, exists=True))
+@click.argument("b", type=click.Path(file_okay=False, exists=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def compare_cmd(a: str, b: str, as_json: bool) -> None:
+    """Compare two results directories deal by deal (studies with one seed deal the same games)."""
+    from .compare import compare_runs, render_comparison
+
+    try:
+        c = compare_runs(a, b)
+    except GameError as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        import json
+
+        click.echo(json.dumps(c, indent=1))
+    else:
+        click.echo(render_comparison(c))
 
 
 @lab.command("show")

@@ -12,6 +12,9 @@ lab share it without pulling in the lab's extras.
   interval (normal approximation, fine for the thousands of games the lab plays).
 - ``chi_square_uniform(counts)``: the p-value that counts come from equal
   shares (is any seat favoured?).
+- ``sign_test(k, n)``: the exact two-sided p-value of k successes in n fair
+  trials (the paired comparison of two studies on the same deals: of the n
+  deals they ended differently, k went the first's way).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ __all__ = [
     "mean_sd",
     "normal_p",
     "rate_difference",
+    "sign_test",
     "wilson",
 ]
 
@@ -141,3 +145,18 @@ def chi_square_uniform(counts: Sequence[float]) -> float:
     expected = total / k
     x = math.fsum((c - expected) ** 2 / expected for c in counts)
     return _upper_gamma_q((k - 1) / 2, x / 2)
+
+
+def sign_test(k: int, n: int) -> float:
+    """Returns the exact two-sided p-value of ``k`` successes in ``n`` trials of a fair coin.
+
+    Twice the smaller tail, capped at 1 (1.0 when ``n`` is 0). Exact for the
+    few hundred trials a study's paired comparison has.
+    """
+    if n <= 0:
+        return 1.0
+    if not 0 <= k <= n:
+        raise ValueError(f"sign_test: k must lie in 0..n, got k={k}, n={n}")
+    low = min(k, n - k)
+    tail = math.fsum(math.comb(n, i) for i in range(low + 1)) / 2.0**n
+    return min(1.0, 2.0 * tail)
