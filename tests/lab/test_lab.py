@@ -516,3 +516,22 @@ def test_verify_of_an_unfinished_study_replays_only_the_stored_games_it_checks(t
     res = verify_run(out, games=2, backend=Counting())
     assert res["checked"] == 4 * 2 and not res["differ"]
     assert Counting.played == 4 * 2  # not the 4 * 9 games the study still lacks
+
+
+STUDIES = sorted((Path(__file__).resolve().parents[2] / "studies").glob("*/*.toml"))
+
+
+@pytest.mark.parametrize("path", STUDIES, ids=[f"{p.parent.name}/{p.name}" for p in STUDIES])
+def test_every_shipped_study_file_loads_and_names_agents_that_exist(path):
+    from kingmaker.agents import make_agent
+
+    study = load_study(path)
+    assert study.game == path.parent.name and study.cells()
+    for cell in study.cells():
+        game = kingmaker.make(study.game, players=cell.players, **cell.options)
+        for spec in study.agents:
+            make_agent(spec, game)  # a misspelt level or setting raises GameError here
+
+
+def test_the_shipped_studies_are_found():
+    assert len(STUDIES) >= 10  # (the parametrised test above would pass on none)
