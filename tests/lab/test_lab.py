@@ -535,3 +535,16 @@ def test_every_shipped_study_file_loads_and_names_agents_that_exist(path):
 
 def test_the_shipped_studies_are_found():
     assert len(STUDIES) >= 10  # (the parametrised test above would pass on none)
+
+
+def test_report_takes_a_study_file_for_its_default_results_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.toml").write_text(STUDY.replace("players = [2, 3]", "players = [2]"))
+    runner = CliRunner()
+    res = runner.invoke(lab, ["report", "s.toml", "--no-plots"])
+    assert res.exit_code != 0 and "no results in runs/lab/s yet" in res.output and "lab run s.toml" in res.output
+    res = runner.invoke(lab, ["run", "s.toml", "--jobs", "1", "--quiet", "--games", "2"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(lab, ["report", "s.toml", "--no-plots"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "runs" / "lab" / "s" / "report.md").exists() and "4 games" in res.output

@@ -139,15 +139,32 @@ def run_cmd(study_file, game, players, agents, games, seed, option, grid, slow, 
 
 
 @lab.command("report")
-@click.argument("results", type=click.Path(file_okay=False, exists=True))
+@click.argument("results", type=click.Path(exists=True))
 @click.option("--out", "dest", default=None, type=click.Path(dir_okay=False),
               help="The report file (default RESULTS/report.md; .html for HTML).")
 @click.option("--html", "as_html", is_flag=True, help="Write HTML instead of Markdown.")
 @click.option("--no-plots", is_flag=True, help="Tables only (no matplotlib).")
 def report_cmd(results: str, dest: str | None, as_html: bool, no_plots: bool) -> None:
-    """Write the Markdown or HTML report of a study's RESULTS directory, with PNG plots."""
+    """Write the Markdown or HTML report of a study's RESULTS directory, with PNG plots.
+
+    RESULTS may also be a study file: its default results directory (runs/lab/NAME) is reported.
+    """
     from .report import write_report
 
+    if Path(results).is_file():
+        from .runner import default_out
+        from .study import load_study
+
+        try:
+            study = load_study(results)
+        except GameError as e:
+            raise click.ClickException(str(e)) from None
+        target = default_out(study)
+        if not (target / "study.json").exists():
+            raise click.ClickException(f"{results}: no results in {target} yet; play it first "
+                                       f"(kingmaker lab run {results}), or give the results directory "
+                                       "it was run into (--out)")
+        results = str(target)
     fmt = "html" if as_html or (dest or "").endswith(".html") else "md"
     if dest is None:
         dest = str(Path(results) / f"report.{fmt}")
