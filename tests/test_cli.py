@@ -99,3 +99,55 @@ def test_menu_picks_game_players_bots_and_reprompts_a_bad_option():
     assert r.exit_code == 0
     flat = " ".join(r.output.split())
     assert "is not allowed" in flat and "King's Kilt, 2 players" in flat and "Game abandoned" in flat
+
+
+def test_quitting_a_saved_game_keeps_it_and_resume_goes_on_to_the_end(tmp_path):
+    save = tmp_path / "g.json"
+    r = run("play", "kings-kilt", "--players", "2", "--seed", "5", "--bot", "random", "--save", str(save),
+            input="1\n1\n1\nquit\n")
+    assert r.exit_code == 0 and f"kingmaker play --resume {save}" in " ".join(r.output.split())
+    first = kingmaker.Record.load(save)
+    assert first.result is None and first.seed == 5
+    assert first.meta["seats"] == [None, "random"] and first.meta["humans"] == [0]
+    assert sum(1 for p, _ in first.actions if p == 0) == 3
+    r = run("play", "--resume", str(save), input="1\n" * 400)
+    assert r.exit_code == 0, r.output
+    assert f"Resumed after {len(first.actions)} recorded actions" in r.output and "Result:" in r.output
+    done = kingmaker.Record.load(save)  # saved back to the file it came from
+    assert done.result is not None and done.actions[: len(first.actions)] == first.actions
+    assert done.replay() is not None and done.meta["seats"] == [None, "random"]
+
+
+def test_resume_keeps_people_and_bots_unless_told_and_refuses_what_cannot_go_on(tmp_path):
+    save = tmp_path / "h.json"
+    run("play", "kings-kilt", "--players", "3", "--seat", "1", "--bot", "heuristic", "--bot", "random",
+        "--seed", "2", "--save", str(save), input="1\nquit\n")
+    rec = kingmaker.Record.load(save)
+    assert rec.meta["seats"] == ["heuristic", None, "random"]
+    r = run("play", "--resume", str(save), input="quit\n")
+    assert "You: player 1" in r.output
+    r = run("play", "--resume", str(save), "--seat", "0", "--seat", "1", "--seat", "2", input="quit\n")
+    assert "You: player 0, player 1, player 2" in r.output
+    r = run("play", "--resume", str(save), "--players", "4")
+    assert r.exit_code == 2 and "leave out --players" in " ".join(r.output.split())
+    r = run("play", "kingpin", "--resume", str(save))
+    assert r.exit_code == 2 and "holds a game of kings-kilt" in " ".join(r.output.split())
+    r = run("play")
+    assert r.exit_code == 2 and "name the game" in r.output
+    g = kingmaker.make("kings-kilt", players=2)
+    from kingmaker.agents import RandomAgent
+
+    m = kingmaker.Match(g, [RandomAgent(), RandomAgent()], seed=4)
+    m.run()
+    over = tmp_path / "over.json"
+    m.record().save(over)
+    r = run("play", "--resume", str(over))
+    assert r.exit_code == 2 and "is over" in r.output and "kingmaker replay" in r.output
+    (tmp_path / "junk.json").write_text("{}")
+    r = run("play", "--resume", str(tmp_path / "junk.json"))
+    assert r.exit_code == 2 and "not a game record" in r.output
+
+
+def test_quitting_an_unsaved_game_says_how_to_keep_one():
+    r = run("play", "kings-kilt", "--players", "2", "--seed", "5", "--bot", "random", input="quit\n")
+    assert "Game abandoned" in r.output and "save FILE" in r.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -155,3 +156,50 @@ def test_observation_sampler_holds_no_true_hidden_state():
     held = [c.cell_contents for c in obs._sampler.__closure__]
     assert m.state not in held
     assert obs.sample(random.Random(4)) == g.sample_hidden(m.state, 0, random.Random(4))
+
+
+class FirstAgent:
+    """Plays the first legal action: no random stream, so a resumed match plays as an unbroken one."""
+
+    def act(self, obs):
+        return obs.legal_actions[0]
+
+
+@pytest.mark.parametrize("gid", ["kings-kilt", "gangs-of-green-city", "kingpins"])
+def test_a_match_resumed_from_its_record_goes_on_with_the_same_chance_stream(gid):
+    g = kingmaker.make(gid, players=3)
+    whole = kingmaker.Match(g, [FirstAgent()] * 3, seed=11)
+    whole.run()
+    assert whole.is_over()
+    cut = len(whole.log) // 2
+    part = kingmaker.Match(g, [FirstAgent()] * 3, seed=11)
+    while len(part.log) < cut:
+        part.step()
+    rec = kingmaker.Record.from_json(part.record().dumps())  # saved and read back
+    assert rec.result is None
+    resumed = kingmaker.Match.from_record(rec, [FirstAgent()] * 3)
+    assert resumed.state == part.state and resumed.history == part.history
+    resumed.run()
+    # the chance outcomes drawn after the resume are those the unbroken match drew
+    assert resumed.history == whole.history and resumed.state == whole.state
+
+
+def test_resuming_a_record_that_does_not_replay_says_why():
+    g = kingmaker.make("kings-kilt", players=2)
+    m = kingmaker.Match(g, [RandomAgent(), RandomAgent()], seed=5)
+    for _ in range(60):
+        m.step()
+    rec = m.record()
+    assert any(p >= 0 for p, _ in rec.actions)
+    states = list(rec.states(g))
+    i = next(i for i, (p, _) in enumerate(rec.actions) if p == kingmaker.CHANCE and len(g.chance_outcomes(states[i])) > 1)
+    other = next(a for a, _ in g.chance_outcomes(states[i]) if a != rec.actions[i][1])
+    changed = dataclasses.replace(rec, actions=rec.actions[:i] + ((kingmaker.CHANCE, other),) + rec.actions[i + 1:])
+    with pytest.raises(kingmaker.RecordError, match=f"record action {i}: chance draws"):
+        kingmaker.Match.from_record(changed)
+    with pytest.raises(kingmaker.RecordError, match="has no seed"):
+        kingmaker.Match.from_record(dataclasses.replace(rec, seed=None))
+    j = next(i for i, (p, _) in enumerate(rec.actions) if p >= 0)
+    bad = dataclasses.replace(rec, actions=rec.actions[:j] + ((rec.actions[j][0], 10**6),) + rec.actions[j + 1:])
+    with pytest.raises(kingmaker.RecordError, match=f"record action {j} .* does not replay"):
+        kingmaker.Match.from_record(bad)

@@ -152,28 +152,44 @@ def rules(game: str, rulings_only: bool) -> None:
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", required=False)
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--seat", "seats", type=int, multiple=True, help="A seat played by a person here (repeat for hot-seat).")
 @click.option("--bot", "bots", multiple=True, help="Bot for the other seats, in order (random, heuristic, ismcts:normal...).")
 @click.option("--seed", type=int, default=None, help="Seed of the match's chance stream.")
 @click.option("--option", "-o", "opts", multiple=True, help="A game option, key=value (repeatable).")
-@click.option("--save", type=click.Path(dir_okay=False), default=None, help="Write the game record here at the end.")
-def play(game: str, players: int | None, seats: tuple[int, ...], bots: tuple[str, ...], seed: int | None,
-         opts: tuple[str, ...], save: str | None) -> None:
-    """Play a game in the terminal against bots, or hot-seat with friends."""
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Write the game record here at the end, or when you quit.")
+@click.option("--resume", type=click.Path(dir_okay=False), default=None,
+              help="Go on with the unfinished game saved in this record (its seats and bots unless given).")
+def play(game: str | None, players: int | None, seats: tuple[int, ...], bots: tuple[str, ...], seed: int | None,
+         opts: tuple[str, ...], save: str | None, resume: str | None) -> None:
+    """Play a game in the terminal against bots, or hot-seat with friends.
+
+    With --resume FILE, go on with a game saved by 'save' at a prompt, by quitting a game
+    played with --save, or by --save at the end of an unfinished one; it is saved back to
+    FILE (or to --save) when you quit or finish.
+    """
     try:
-        g = make(game, players=players, **_options(opts))
-        match = _build_match(g, seats, bots, seed)
+        if resume:
+            match, humans, specs = _resume_match(resume, game, players, seats, bots, seed, opts)
+            save = save or resume
+        else:
+            if not game:
+                raise GameError("name the game to play (kingmaker list shows them), or give --resume FILE")
+            g = make(game, players=players, **_options(opts))
+            humans = set(seats) if seats else {0}
+            match, specs = _build_match(g, humans, bots, seed)
     except GameError as e:
         _fail(e)
-    TerminalGame(match, humans=set(seats) if seats else {0}, save=save).run()
+    TerminalGame(match, humans=humans, save=save, bots=specs, resumed=bool(resume)).run()
 
 
-def _build_match(g: Game, seats: tuple[int, ...], bots: tuple[str, ...], seed: int | None) -> Match:
+def _build_match(g: Game, humans: set[int], bots: tuple[str, ...], seed: int | None,
+                 record: Record | None = None) -> tuple[Match, list[str | None]]:
+    """Returns the match (the record's, replayed, when given) and each seat's bot spec (None: a person)."""
     from .agents import make_agent
 
-    humans = set(seats) if seats else {0}
     for s in humans:
         if not 0 <= s < g.num_players:
             raise GameError(f"seat {s} does not exist; seats are 0 to {g.num_players - 1}")
@@ -184,9 +200,42 @@ def _build_match(g: Game, seats: tuple[int, ...], bots: tuple[str, ...], seed: i
     if len(kinds) != len(others):
         raise GameError(f"{len(others)} bot seats need 1 or {len(others)} --bot values, got {len(kinds)}")
     agents: list[Any] = [None] * g.num_players
+    specs: list[str | None] = [None] * g.num_players
     for p, kind in zip(others, kinds):
         agents[p] = make_agent(kind, g)
-    return Match(g, agents, seed=seed if seed is not None else random.randrange(10**9))
+        specs[p] = kind
+    if record is not None:
+        return Match.from_record(record, agents, game=g), specs
+    return Match(g, agents, seed=seed if seed is not None else random.randrange(10**9)), specs
+
+
+def _resume_match(path: str, game: str | None, players: int | None, seats: tuple[int, ...], bots: tuple[str, ...],
+                  seed: int | None, opts: tuple[str, ...]) -> tuple[Match, set[int], list[str | None]]:
+    """The match of an unfinished record, with its people and bots (``play --resume``)."""
+    rec = Record.load(path)
+    if players is not None or seed is not None or opts:
+        raise GameError("--resume goes on with the record's players, seed and options; "
+                        "leave out --players, --seed and --option")
+    if game and make(game).id != rec.game:
+        raise GameError(f"{path} holds a game of {rec.game}, not {game}")
+    if rec.result is not None:
+        raise GameError(f"the game in {path} is over; watch it with: kingmaker replay {path}")
+    g = rec.make_game()
+    stored = rec.meta.get("seats") if isinstance(rec.meta.get("seats"), list) else None
+    if stored is not None and len(stored) != g.num_players:
+        stored = None
+    if seats:
+        humans = set(seats)
+    elif stored is not None:
+        humans = {p for p, spec in enumerate(stored) if spec is None}
+    else:
+        humans = {0}
+    if not bots and stored is not None:
+        bots = tuple(spec for p, spec in enumerate(stored) if p not in humans and spec is not None)
+        if len(bots) != g.num_players - len(humans):
+            bots = ()
+    match, specs = _build_match(g, humans, bots, None, record=rec)
+    return match, humans, specs
 
 
 GROUP_ABOVE = 30  # a move list longer than this is shown grouped by its first word
@@ -201,12 +250,16 @@ class TerminalGame:
     simultaneous choice) with the chance events that follow them.
     """
 
-    def __init__(self, match: Match, humans: set[int], save: str | None = None, inp=input) -> None:
+    def __init__(self, match: Match, humans: set[int], save: str | None = None, inp=input,
+                 bots: list[str | None] | None = None, resumed: bool = False) -> None:
         self.match = match
         self.game = match.game
         self.humans = humans
         self.save = save
         self.input = inp
+        # Each seat's bot spec (None: a person), kept in saved records for --resume.
+        self.bots = bots if bots is not None else [None if p in humans else "?" for p in range(match.game.num_players)]
+        self.resumed = resumed
         self.last_viewer: int | None = None
         # Per observer (each person, and None for the spectator's final screen): how much
         # of their log was shown, and where in it each turn begins.
@@ -220,6 +273,10 @@ class TerminalGame:
         m = self.match
         console.print(f"[bold]{self.game.name}[/bold], {self.game.num_players} players, seed {m.seed}. "
                       f"You: {', '.join(f'player {h}' for h in sorted(self.humans))}. Type 'help' at a prompt.")
+        if self.resumed:  # what came before is in 'log'; the news starts here
+            console.print(f"Resumed after {len(m.log)} recorded actions; 'log' tells the story so far.")
+            for o in self.observers:
+                self.seen_log[o] = len(m.log_for(o))
         while not m.is_over():
             cp = m.current_player
             if cp == CHANCE:
@@ -343,12 +400,15 @@ class TerminalGame:
                 console.print(story if story.plain else Text("(nothing yet)"))
                 continue
             if low in ("quit", "exit"):
-                console.print("Game abandoned.")
+                if self.save:
+                    self._save(self.save)
+                    console.print(f"Game stopped; go on with: kingmaker play --resume {self.save}")
+                else:
+                    console.print("Game abandoned (type 'save FILE' first to keep it, or play with --save).")
                 return False
             if low.startswith("save"):
                 path = text[4:].strip() or self.save or "kingmaker-game.json"
-                m.record().save(path)
-                console.print(f"record saved to {path}")
+                self._save(path)
                 continue
             try:
                 if text.isdigit() and not (hinted and _parses(self.game, m.state, text, player)):
@@ -379,8 +439,16 @@ class TerminalGame:
         console.print(Text("Result: " + outcome_text(self.game, m.state), style="bold"))
         console.print(figures_table(self.game, m.state, m.returns()))
         if self.save:
-            m.record().save(self.save)
-            console.print(f"record saved to {self.save}")
+            self._save(self.save)
+
+    def _save(self, path: str) -> None:
+        """Writes the record, with who sits where (for ``play --resume``); a failure is reported."""
+        try:
+            self.match.record(seats=list(self.bots), humans=sorted(self.humans)).save(path)
+        except OSError as e:
+            console.print(Text(f"could not save to {path}: {e.strerror or e}", style="red"))
+            return
+        console.print(f"record saved to {path}")
 
 
 def _parses(game: Game, state: Any, text: str, player: int) -> bool:
@@ -541,10 +609,10 @@ def menu() -> None:
                 console.print(Text(str(e), style="red"))
     try:
         g = make(gid, players=n, **options)
-        match = _build_match(g, tuple(range(humans_n)), (bot,), None)
+        match, specs = _build_match(g, set(range(humans_n)), (bot,), None)
     except GameError as e:
         _fail(e)
-    TerminalGame(match, humans=set(range(humans_n))).run()
+    TerminalGame(match, humans=set(range(humans_n)), bots=specs).run()
 
 
 def _ask_int(label: str, lo: int, hi: int, default: int) -> int:

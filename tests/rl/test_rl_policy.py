@@ -145,6 +145,7 @@ def test_policy_agent_in_play_and_the_web_with_custom_bots() -> None:
     from kingmaker.web.hub import check_bot_spec
 
     g = kingmaker.make("kings-kilt", players=2)
-    match = _build_match(g, (0,), ("policy:kings-kilt-2p",), 1)
+    match, specs = _build_match(g, {0}, ("policy:kings-kilt-2p",), 1)
+    assert specs == [None, "policy:kings-kilt-2p"]
     assert match.agents[0] is None and isinstance(match.agents[1], PolicyAgent)
     assert check_bot_spec("policy:kings-kilt-2p", g, custom=True) == "policy:kings-kilt-2p"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from .api import CHANCE, SIMULTANEOUS, TERMINAL, Game
-from .errors import GameOverError, NotYourTurnError
+from .errors import GameError, GameOverError, NotYourTurnError, RecordError
 from .records import Record
 
 __all__ = ["Agent", "LogEntry", "Match", "Observation", "sample_chance"]
@@ -268,6 +268,41 @@ class Match:
             seed=self.seed,
             meta=dict(meta),
         )
+
+    @classmethod
+    def from_record(cls, record: Record, agents: Sequence[Agent | None] | None = None,
+                    game: Game | None = None) -> Match:
+        """Returns the match a record left off, ready to go on: an unfinished game resumed.
+
+        The match is rebuilt with the record's seed and its actions replayed in order:
+        each chance outcome is drawn again from the match's stream and checked against the
+        record's, so the game goes on with the same stream as if it had never stopped.
+        Agents that follow the play are told of every replayed action.
+
+        Raises:
+            RecordError: the record has no seed, an action does not replay, or a chance
+                outcome differs from the record's (another seed, or other rules).
+        """
+        if record.seed is None:
+            raise RecordError("the record has no seed, so its chance stream cannot go on; "
+                              "only a record saved by a match (with its seed) can be resumed")
+        game = game or record.make_game()
+        m = cls(game, agents, seed=record.seed)
+        for i, (p, a) in enumerate(record.actions):
+            if p == CHANCE:
+                if m.current_player != CHANCE:
+                    raise RecordError(f"record action {i} is a chance outcome ({a}), but the game "
+                                      f"waits for player {m.current_player} there")
+                got = m.step_chance()
+                if got != a:
+                    raise RecordError(f"record action {i}: chance draws {got} again where the record has {a}; "
+                                      f"the record was not played with seed {record.seed} by these rules")
+                continue
+            try:
+                m.play(a, p)
+            except GameError as e:
+                raise RecordError(f"record action {i} ({p}, {a}) does not replay: {e}") from None
+        return m
 
     @property
     def history(self) -> list[tuple[int, int]]:
