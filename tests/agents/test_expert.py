@@ -271,3 +271,38 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     assert not np.array_equal(a.policy.params["W0"], c.policy.params["W0"])
     path = a.save(tmp_path / "a.npz")
     assert ExpertNet.load(path).meta["trained"]["seed"] == 4
+
+
+def test_imitation_teaches_the_policy_the_heuristics_move_in_value_only_games() -> None:
+    """``imitate``: a heuristic-played decision's target is the heuristic's move, one-hot over
+    the legal moves; without it such decisions teach the value only. The game played is the
+    same either way (the same seed, the same moves)."""
+    base = dict(game="kings-kilt", players=2, games=0, value_games=1, hidden=(16,), seed=2)
+    game = kingmaker.make("kings-kilt", 2)
+    plain = play_game(ExpertTrainConfig(**base), 0, 0, None)
+    taught = play_game(ExpertTrainConfig(**base, imitate=True), 0, 0, None)
+    assert plain[1] == taught[1] and len(plain[0]) == len(taught[0])
+    assert all(v is None for _, _, v, _ in plain[0])
+    # replay the game: each target names the move the game then went on with
+    s = game.new_initial_state()
+    rng = random.Random(2 * 1_000_003)
+    seen = 0
+    for _x, p, visits, k in taught[0]:
+        while game.current_player(s) == kingmaker.CHANCE:
+            from kingmaker.core.match import sample_chance
+
+            s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+        legal = game.legal_actions(s, p)
+        assert k == len(legal)
+        if k > 1:
+            rng.random()  # (the search-share draw the game makes)
+            a = game.heuristic_action(s, p, rng)
+            assert set(visits) == set(legal) and visits[a] == 1 and sum(visits.values()) == 1
+            seen += 1
+        else:
+            a = legal[0]
+            assert visits is None
+        s = game.apply(s, a, p)
+    assert seen > 10
+    data = _to_arrays(game, [taught])
+    assert data["has"].sum() == seen and np.allclose(data["pi"][data["has"] > 0].sum(axis=1), 1.0)

@@ -76,6 +76,7 @@ class ExpertTrainConfig:
     search_share: float = 0.25
     expert_share: float = 0.5
     value_games: int = 0
+    imitate: bool = False
     hidden: tuple[int, ...] = (128, 128)
     lr: float = 1e-3
     epochs: int = 20
@@ -144,6 +145,9 @@ def play_game(
                 visits = dict(search.last.visits or {})
             elif len(legal) > 1:
                 a = game.heuristic_action(s, p, rng)
+                if cfg.imitate:  # the heuristic's move as a one-hot target over the legal moves
+                    visits = dict.fromkeys(legal, 0)
+                    visits[a] = 1
             else:
                 a = legal[0]
             decisions.append((x, p, visits, len(legal)))
@@ -444,6 +448,8 @@ def _parser() -> argparse.ArgumentParser:
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
     for name in _FLOAT_SETTINGS:
         ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
+    ap.add_argument("--imitate", action="store_true",
+                    help="heuristic-played decisions also teach the policy the heuristic's move")
     ap.add_argument("--hidden", default="128,128", help="hidden layer sizes, comma-separated")
     ap.add_argument("--out", default=None, help="the .npz to write (default: the shipped path)")
     ap.add_argument("--curve", default=None, help="a CSV of the learning curve")
@@ -457,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         game=a.game,
         players=players,
         hidden=tuple(int(h) for h in a.hidden.split(",") if h),
+        imitate=a.imitate,
         **{
             k: getattr(a, k)
             for k in (*_INT_SETTINGS, *_FLOAT_SETTINGS)
