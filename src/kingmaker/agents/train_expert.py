@@ -268,9 +268,20 @@ def expert_gradients(
     return {k: v.astype(np.float32) for k, v in grads.items()}, stats
 
 
-def _losses(net: ExpertNet, data: dict[str, np.ndarray]) -> dict[str, float]:
-    _, st = expert_gradients(net, data["x"], data["mask"], data["pi"], data["has"], data["z"])
-    return st
+def _losses(net: ExpertNet, data: dict[str, np.ndarray], chunk: int = 4096) -> dict[str, float]:
+    """The policy and value losses over ``data``, in chunks (a whole buffer's logits at once
+    would take several times the buffer's memory)."""
+    pol = val = npol = 0.0
+    size = len(data["x"])
+    for i in range(0, size, chunk):
+        part = slice(i, i + chunk)
+        has = data["has"][part]
+        _, st = expert_gradients(net, data["x"][part], data["mask"][part], data["pi"][part], has, data["z"][part])
+        k = float(has.sum())
+        pol += st["policy_loss"] * k
+        npol += k
+        val += st["value_loss"] * len(has)
+    return {"policy_loss": pol / max(npol, 1.0), "value_loss": val / max(size, 1)}
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
