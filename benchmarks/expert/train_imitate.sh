@@ -19,7 +19,7 @@ case "$1" in
 a)
   run kings-kilt 2 30000
   run kings-kilt 3 15000
-  run kings-kilt 4 15000
+  run kings-kilt 4 8000
   run kingpin 2 3000
   run gangs-of-green-city 2 3000
   run gangs-of-green-city 3 3000

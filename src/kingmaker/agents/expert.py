@@ -32,7 +32,7 @@ The networks are read from ``NETS_DIR``: the shipped ones, or the directory the
 environment variable ``KINGMAKER_NETS`` names (networks of your own training, under
 the same file names).
 
-Specs: ``ismcts:expert``, ``ismcts:expert/iterations=400/mix=0.5``,
+Specs: ``ismcts:expert`` (600 iterations, 150 in Kingpin; ``mix=0.5``), ``ismcts:expert/iterations=400/mix=0``,
 ``team:expert`` in the co-operative game, ``ismcts:expert/iterations=100/net=<file.npz>``
 (``net=`` comes last, as a path may hold slashes).
 """
@@ -226,7 +226,12 @@ class ExpertConfig:
 
 # The level: a budget of iterations with no time cap by default (so that a busy machine
 # changes nothing); the time per move is measured against hard's in benchmarks/expert.md.
-EXPERT = ExpertConfig(iterations=300)
+# A leaf is valued half by the network and half by a heuristic rollout (AlphaGo's mixing;
+# cut where the game's hints cut the search's rollouts): the network's value alone was far
+# weaker (benchmarks/expert.md). An expert iteration costs about one of hard's and a network
+# pass, so 600 iterations in one process take about the wall time of hard's two root-parallel
+# searches of 600 (King's Kilt, measured: 800 took 1.36 times hard's time a move).
+EXPERT = ExpertConfig(iterations=600, mix=0.5)
 _FIELDS = {
     "iterations": int,
     "seconds": float,
@@ -240,8 +245,10 @@ _FIELDS = {
     "net": str,
 }
 _OPTIONAL = ("iterations", "seconds", "depth", "net")
-# Per game (id, or id-<n>p): settings found best in benchmarks/expert.md.
-GAME_SETTINGS: dict[str, dict[str, Any]] = {}
+# Per game (id, or id-<n>p): settings from benchmarks/expert.md. Kingpin's hard is the
+# max-min search (about 0.5 s a move) and a Kingpin rollout is dear (two heuristic moves and
+# the evaluation, about 3.7 ms): 150 iterations take about hard's time.
+GAME_SETTINGS: dict[str, dict[str, Any]] = {"kingpin": {"iterations": 150}}
 
 
 def parse_expert(level: str | None, game: Game | None = None, team: bool = False) -> ExpertConfig:
@@ -258,6 +265,8 @@ def parse_expert(level: str | None, game: Game | None = None, team: bool = False
             cfg = replace(cfg, **GAME_SETTINGS.get(key, {}))
         if game.search_hints.get("opponents"):
             cfg = replace(cfg, opponents=game.search_hints["opponents"])
+        if "depth" in game.search_hints:  # the rollouts' cut, as the search's
+            cfg = replace(cfg, depth=game.search_hints["depth"])
     text, sep, net = (level or "").partition("net=")  # a path may hold slashes: net= comes last
     tokens = [t.strip() for t in text.split("/") if t.strip()]
     if tokens and tokens[0].lower() == "expert":
