@@ -224,10 +224,13 @@ def _resume_match(path: str, game: str | None, players: int | None, seats: tuple
     stored = rec.meta.get("seats") if isinstance(rec.meta.get("seats"), list) else None
     if stored is not None and len(stored) != g.num_players:
         stored = None
+    told = rec.meta.get("humans")
     if seats:
         humans = set(seats)
     elif stored is not None:
         humans = {p for p, spec in enumerate(stored) if spec is None}
+    elif isinstance(told, list) and told and all(isinstance(p, int) for p in told):
+        humans = set(told)
     else:
         humans = {0}
     if not bots and stored is not None:
@@ -258,7 +261,7 @@ class TerminalGame:
         self.save = save
         self.input = inp
         # Each seat's bot spec (None: a person), kept in saved records for --resume.
-        self.bots = bots if bots is not None else [None if p in humans else "?" for p in range(match.game.num_players)]
+        self.bots = bots
         self.resumed = resumed
         self.last_viewer: int | None = None
         # Per observer (each person, and None for the spectator's final screen): how much
@@ -444,7 +447,10 @@ class TerminalGame:
     def _save(self, path: str) -> None:
         """Writes the record, with who sits where (for ``play --resume``); a failure is reported."""
         try:
-            self.match.record(seats=list(self.bots), humans=sorted(self.humans)).save(path)
+            meta: dict[str, Any] = {"humans": sorted(self.humans)}
+            if self.bots is not None:
+                meta["seats"] = list(self.bots)
+            self.match.record(**meta).save(path)
         except OSError as e:
             console.print(Text(f"could not save to {path}: {e.strerror or e}", style="red"))
             return
