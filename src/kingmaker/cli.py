@@ -221,21 +221,13 @@ def _resume_match(path: str, game: str | None, players: int | None, seats: tuple
     if rec.result is not None:
         raise GameError(f"the game in {path} is over; watch it with: kingmaker replay {path}")
     g = rec.make_game()
-    stored = rec.meta.get("seats") if isinstance(rec.meta.get("seats"), list) else None
-    if stored is not None and len(stored) != g.num_players:
-        stored = None
-    told = rec.meta.get("humans")
-    if seats:
-        humans = set(seats)
-    elif stored is not None:
-        humans = {p for p, spec in enumerate(stored) if spec is None}
-    elif isinstance(told, list) and told and all(isinstance(p, int) for p in told):
-        humans = set(told)
-    else:
-        humans = {0}
-    if not bots and stored is not None:
-        bots = tuple(spec for p, spec in enumerate(stored) if p not in humans and spec is not None)
-        if len(bots) != g.num_players - len(humans):
+    # What ``TerminalGame._save`` wrote: the people's seats and each seat's bot (None: a person).
+    told, stored = rec.meta.get("humans"), rec.meta.get("seats")
+    humans = set(seats) or (set(told) if isinstance(told, list) and told else {0})
+    if not bots and isinstance(stored, list) and len(stored) == g.num_players:
+        # the stored bots of the seats that are bots now, unless one was a person's
+        bots = tuple(spec for p, spec in enumerate(stored) if p not in humans)
+        if None in bots:
             bots = ()
     match, specs = _build_match(g, humans, bots, None, record=rec)
     return match, humans, specs

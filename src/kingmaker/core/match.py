@@ -288,21 +288,37 @@ class Match:
                               "only a record saved by a match (with its seed) can be resumed")
         game = game or record.make_game()
         m = cls(game, agents, seed=record.seed)
-        for i, (p, a) in enumerate(record.actions):
-            if p == CHANCE:
-                if m.current_player != CHANCE:
-                    raise RecordError(f"record action {i} is a chance outcome ({a}), but the game "
-                                      f"waits for player {m.current_player} there")
-                got = m.step_chance()
-                if got != a:
-                    raise RecordError(f"record action {i}: chance draws {got} again where the record has {a}; "
-                                      f"the record was not played with seed {record.seed} by these rules")
-                continue
-            try:
-                m.play(a, p)
-            except GameError as e:
-                raise RecordError(f"record action {i} ({p}, {a}) does not replay: {e}") from None
+        for p, a in record.actions:
+            m.replay_action(p, a)
         return m
+
+    def replay_action(self, player: int, action: int) -> None:
+        """Plays one recorded action (a record's, or a server's stored one) on this match.
+
+        A chance outcome is drawn again from the match's stream and must equal the
+        recorded one (the state is unchanged when it does not); any other action is played
+        with the game's checks.
+
+        Raises:
+            RecordError: naming the action's place in the log, when the game waits for
+                someone else, chance draws another outcome, or the move is refused.
+        """
+        i = len(self.log)
+        s = self._state
+        if player == CHANCE:
+            if self.game.current_player(s) != CHANCE:
+                raise RecordError(f"record action {i} is a chance outcome ({action}), but the game "
+                                  f"waits for player {self.current_player} there")
+            got = sample_chance(self.game.chance_outcomes(s), self.rng)
+            if got != action:
+                raise RecordError(f"record action {i}: chance draws {got} again where the record has "
+                                  f"{action}; it was not played with seed {self.seed} by these rules")
+            self._push(s, CHANCE, got, self.game.apply(s, got))
+            return
+        try:
+            self.play(action, player)
+        except GameError as e:
+            raise RecordError(f"record action {i} ({player}, {action}) does not replay: {e}") from None
 
     @property
     def history(self) -> list[tuple[int, int]]:

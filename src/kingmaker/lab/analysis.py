@@ -25,7 +25,7 @@ from typing import Any
 from .stats import chi_square_uniform, mean_difference, mean_sd, rate_difference, wilson
 from .study import Study
 
-__all__ = ["analyse", "headline_name", "win_shares"]
+__all__ = ["analyse", "headline_name", "headline_share", "win_shares"]
 
 
 def win_shares(row: dict, cooperative: bool, max_return: float) -> list[float]:
@@ -40,6 +40,18 @@ def win_shares(row: dict, cooperative: bool, max_return: float) -> list[float]:
         return [1.0 if won else 0.0] * n
     winners = row["winners"] or []
     return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+
+
+def headline_share(row: dict, shares: list[float], study: Study, cooperative: bool) -> tuple[float, int]:
+    """Returns a game's part of the study's headline rate, (wins, seats counted), from its
+    seats' ``win_shares``.
+
+    Co-operative, or one agent on every seat: the first seat's share of the win, of 1
+    seat. Otherwise the shares of the seats the first listed agent holds, of that many."""
+    if cooperative or len(set(study.agents)) == 1:
+        return shares[0], 1
+    held = [p for p, spec in enumerate(row["seats"]) if spec == study.agents[0]]
+    return sum(shares[p] for p in held), len(held)
 
 
 def headline_name(study: Study, cooperative: bool) -> str:
@@ -84,11 +96,7 @@ def _cell_summary(study: Study, cell: Any, rows: list[dict], cooperative: bool, 
             team += shares[0]
             if shares[0] == 0:
                 loss_reasons[r["reason"]] += 1
-            head += shares[0]
-        elif distinct:
-            head += sum(shares[p] for p in range(n) if r["seats"][p] == first)
-        else:
-            head += shares[0]
+        head += headline_share(r, shares, study, cooperative)[0]
     head_n = g * sum(1 for a in _seat_specs(study, n) if a == first) if distinct and not cooperative else g
     seats = []
     for p in range(n):

@@ -24,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .analysis import headline_name, win_shares
+from .analysis import headline_name, headline_share, win_shares
 from .stats import sign_test, wilson
 from .store import StoreError, load_run, read_rows
 from .study import Study
@@ -33,17 +33,11 @@ __all__ = ["compare_runs", "render_comparison"]
 
 
 def _values(study: Study, rows: list[dict], cooperative: bool, max_return: float) -> dict[tuple[str, int], tuple]:
-    first = study.agents[0]
-    distinct = len(set(study.agents)) > 1
+    """Each game's (headline value, seed, players), by (cell key, index)."""
     out = {}
     for r in rows:
-        shares = win_shares(r, cooperative, max_return)
-        if cooperative or not distinct:
-            value = shares[0]
-        else:
-            held = [p for p, spec in enumerate(r["seats"]) if spec == first]
-            value = sum(shares[p] for p in held) / len(held) if held else 0.0
-        out[(r["cell_key"], r["index"])] = (value, r["seed"], r["players"])
+        won, seats = headline_share(r, win_shares(r, cooperative, max_return), study, cooperative)
+        out[(r["cell_key"], r["index"])] = (won / seats if seats else 0.0, r["seed"], r["players"])
     return out
 
 
@@ -88,9 +82,11 @@ def compare_runs(a: str | Path, b: str | Path) -> dict[str, Any]:
             raise StoreError(f"game {k[1]} of cell '{k[0]}' has seed {va[k][1]} in {a} and {vb[k][1]} in {b}: "
                              f"the runs were not played on the same deals (their studies' seeds are "
                              f"{sa.seed} and {sb.seed}; give both the same seed)")
+    by_cell: dict[str, list[tuple[str, int]]] = {}
+    for k in sorted(common, key=lambda k: (va[k][2], k[0], k[1])):  # by player count, then key
+        by_cell.setdefault(k[0], []).append(k)
     cells = []
-    for key in dict.fromkeys(k[0] for k in sorted(common, key=lambda k: (va[k][2], k[0], k[1]))):
-        keys = [k for k in common if k[0] == key]
+    for key, keys in by_cell.items():
         n = len(keys)
         wa = sum(va[k][0] for k in keys)
         wb = sum(vb[k][0] for k in keys)

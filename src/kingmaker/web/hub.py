@@ -325,13 +325,7 @@ class Hub(Fanout):
         for a in actions:
             acting = m.acting_players if m.current_player == SIMULTANEOUS else None
             simultaneous.append(acting is not None)
-            if a.player == CHANCE:
-                got = m.step_chance()
-                if got != a.action:
-                    raise RecordError(f"match {live.id}: chance outcome {len(m.log) - 1} replays as {got}, "
-                                      f"stored {a.action}")
-            else:
-                m.play(a.action, a.player)
+            m.replay_action(a.player, a.action)
             self._note_round(live, acting)
         live.row.version = live.version
         if m.is_over():

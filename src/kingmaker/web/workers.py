@@ -71,12 +71,7 @@ def _rebuild(rec: MatchRecord, cache: bool = True) -> Match:
                 del _AGENTS[k]
                 _TOLD.pop(k, None)
     for player, action in actions[len(m.log):]:
-        if player == CHANCE:
-            got = m.step_chance()
-            if got != action:
-                raise RuntimeError(f"match {mid}: chance replays as {got}, stored {action}")
-        else:
-            m.play(action, player)
+        m.replay_action(player, action)
     if cache:
         _MATCHES[mid] = m
         _MATCHES.move_to_end(mid)
