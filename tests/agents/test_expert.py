@@ -126,6 +126,8 @@ def test_spec_settings_are_checked() -> None:
         "expert/iterations=x",
         "expert/mix=2",
         "expert/iterations=none",
+        "expert/workers=0",
+        "expert/select=greedy",
     ):
         with pytest.raises(GameError):
             parse_expert(bad)
@@ -170,6 +172,64 @@ def test_same_view_same_move(tiny_net: Path) -> None:
         agent = ExpertAgent(ExpertNet.load(tiny_net), ExpertConfig(iterations=40, opponents="own"))
         moves.append((agent.act(obs), agent.last.visits))
     assert moves[0] == moves[1]
+
+
+def test_root_parallel_expert_is_the_same_forked_or_not(tiny_net: Path, monkeypatch) -> None:
+    """``workers=k`` (as ``hard``'s): k searches of the whole budget, each from its own stream
+    seeded by the agent's, their root visits added up; forked children or one after the
+    other, the decision is the same (docs/expert.md)."""
+    from kingmaker.agents import parallel
+    from kingmaker.agents.bench import decision_points
+
+    if sys.platform.startswith("linux"):
+        assert parallel.can_fork()
+    game = kingmaker.make("kings-kilt", 2)
+    net = ExpertNet.load(tiny_net)
+
+    def decide(s: object, p: int, cfg: ExpertConfig, seed: int) -> tuple:
+        obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),
+                          lambda rng: game.sample_hidden(s, p, rng), random.Random(seed))
+        agent = ExpertAgent(net, cfg)
+        action = agent.act(obs)
+        return action, dict(agent.last.visits), agent.last.iterations, obs.rng.random()
+
+    two = ExpertConfig(iterations=15, mix=0.5, opponents="own", workers=2)
+    for k, (s, p) in enumerate(decision_points(game, 2)):
+        forked = decide(s, p, two, k)
+        monkeypatch.setattr(parallel, "PARALLEL", False)
+        serial = decide(s, p, two, k)
+        monkeypatch.setattr(parallel, "PARALLEL", True)
+        assert forked == serial
+        action, visits, iterations, _ = forked
+        assert iterations == 30 and sum(visits.values()) == 30
+        assert visits[action] == max(visits.values())
+        one = decide(s, p, ExpertConfig(iterations=15, mix=0.5, opponents="own"), k)
+        assert one[2] == 15 and one[1] != visits  # not simply the first search
+
+
+def test_select_ucb_tries_every_root_move_once_before_any_twice(tiny_net: Path) -> None:
+    """``select=ucb`` is the plain search's ISUCT: every untried action first (the network's
+    most probable first), then UCB1."""
+    from kingmaker.agents.bench import decision_points
+
+    game = kingmaker.make("kings-kilt", 2)
+    net = ExpertNet.load(tiny_net)
+    for k, (s, p) in enumerate(decision_points(game, 3)):
+        legal = game.legal_actions(s, p)
+        if len(legal) < 3:
+            continue
+
+        def visits(cfg: ExpertConfig) -> dict[int, int]:
+            obs = Observation(game, p, game.view(s, p), legal,
+                              lambda rng: game.sample_hidden(s, p, rng), random.Random(k))
+            agent = ExpertAgent(net, cfg)
+            agent.act(obs)
+            return agent.last.visits
+
+        ucb = visits(ExpertConfig(iterations=len(legal), select="ucb", opponents="own"))
+        assert sorted(ucb.values()) == [1] * len(legal)
+        more = visits(ExpertConfig(iterations=len(legal) + 5, select="ucb", opponents="own"))
+        assert min(more.values()) >= 1 and sum(more.values()) == len(legal) + 5
 
 
 def test_expert_team_level_in_the_cooperative_game(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ The networks are read from ``NETS_DIR``: the shipped ones, or the directory the
 environment variable ``KINGMAKER_NETS`` names (networks of your own training, under
 the same file names).
 
-Specs: ``ismcts:expert`` (600 iterations, 150 in Kingpin; ``mix=0.5``), ``ismcts:expert/iterations=400/mix=0``,
+Specs: ``ismcts:expert`` (two root-parallel searches of 500 iterations, ISUCT, ``mix=0.5``; one of 150 in Kingpin, two of 1300 in Kingpins), ``ismcts:expert/iterations=400/mix=0``,
 ``team:expert`` in the co-operative game, ``ismcts:expert/iterations=100/net=<file.npz>``
 (``net=`` comes last, as a path may hold slashes).
 """
@@ -186,7 +186,12 @@ class ExpertConfig:
     Attributes:
         iterations: stop after this many iterations (None: no limit).
         seconds: stop after this much wall time (None: no limit); one of the two is needed.
+        select: how a node chooses its edge: ``puct`` (AlphaZero's rule, the network's
+            prior weighing exploration) or ``ucb`` (the plain search's ISUCT: every
+            untried action first, the network's most probable first, then UCB1 whose
+            exploration counts how often an action was available).
         puct: the exploration constant c of PUCT (returns in [0, 1]).
+        exploration: the UCB1 constant of ``select=ucb`` (the search's, 0.7).
         mix: the rollout's share of a leaf's value (0: the network's value alone).
         depth: rollout decisions before the game's ``evaluate`` may end a rollout
             (None: to the end); only used when ``mix > 0``.
@@ -196,18 +201,24 @@ class ExpertConfig:
         alpha: the Dirichlet concentration of that noise.
         survival: in a lost co-operative game, credit ``survival * t`` (t the share of
             the game's maximal length played), as the team agent does.
+        workers: root-parallel searches (``agents/parallel.py``, as ``hard``'s), each with
+            the whole budget and its own stream, their root visits added up; the searches
+            past the first run in forked children, which inherit the network.
         net: a network file instead of the shipped one.
     """
 
     iterations: int | None = 300
     seconds: float | None = None
+    select: str = "puct"
     puct: float = 1.5
+    exploration: float = 0.7
     mix: float = 0.0
     depth: int | None = None
     opponents: str = "public"
     noise: float = 0.0
     alpha: float = 0.3
     survival: float = 0.0
+    workers: int = 1
     net: str | None = None
 
     def __post_init__(self) -> None:
@@ -220,35 +231,51 @@ class ExpertConfig:
             raise GameError("puct and alpha must be positive")
         if self.depth is not None and self.depth < 0:
             raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
+        if self.select not in ("puct", "ucb"):
+            raise GameError(f"select {self.select!r} is not known; use puct or ucb", allowed=["puct", "ucb"])
+        if self.exploration < 0:
+            raise GameError(f"exploration must be at least 0, not {self.exploration}")
+        if self.workers < 1:
+            raise GameError(f"workers must be at least 1, not {self.workers}")
         if self.opponents not in ("public", "own"):
             raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
 
 
 # The level: a budget of iterations with no time cap by default (so that a busy machine
 # changes nothing); the time per move is measured against hard's in benchmarks/expert.md.
-# A leaf is valued half by the network and half by a heuristic rollout (AlphaGo's mixing;
-# cut where the game's hints cut the search's rollouts): the network's value alone was far
-# weaker (benchmarks/expert.md). An expert iteration costs about one of hard's and a network
-# pass, so 600 iterations in one process take about the wall time of hard's two root-parallel
-# searches of 600 (King's Kilt, measured: 800 took 1.36 times hard's time a move).
-EXPERT = ExpertConfig(iterations=600, mix=0.5)
+# Two root-parallel searches, as hard's, each of 500 iterations: an expert iteration costs
+# about 1.1 of hard's (a network pass besides the rollout; King's Kilt, measured), so two of
+# 500 take no more time than hard's two of 600. A leaf is valued half by the network and
+# half by a heuristic rollout (AlphaGo's mixing; cut where the game's hints cut the search's
+# rollouts): the network's value alone was far weaker. A node chooses by ISUCT, as the plain
+# search (``select=ucb``): PUCT on the imitation network's prior tried too few moves and lost
+# more often to hard (benchmarks/expert.md, 2026-12-03).
+EXPERT = ExpertConfig(iterations=500, mix=0.5, select="ucb", workers=2)
 _FIELDS = {
     "iterations": int,
     "seconds": float,
+    "select": str,
     "puct": float,
+    "exploration": float,
     "mix": float,
     "depth": int,
     "opponents": str,
     "noise": float,
     "alpha": float,
     "survival": float,
+    "workers": int,
     "net": str,
 }
 _OPTIONAL = ("iterations", "seconds", "depth", "net")
 # Per game (id, or id-<n>p): settings from benchmarks/expert.md. Kingpin's hard is the
-# max-min search (about 0.5 s a move) and a Kingpin rollout is dear (two heuristic moves and
-# the evaluation, about 3.7 ms): 150 iterations take about hard's time.
-GAME_SETTINGS: dict[str, dict[str, Any]] = {"kingpin": {"iterations": 150}}
+# max-min search in one process (about 0.5 s a move) and a Kingpin rollout is dear (two
+# heuristic moves and the evaluation, about 3.7 ms): one search of 150 iterations takes
+# about hard's time. Kingpins' hard searches 2 x 2000 and an expert iteration there costs
+# about 1.5 of hard's (its rollouts end with the round, so the network's pass weighs more).
+GAME_SETTINGS: dict[str, dict[str, Any]] = {
+    "kingpin": {"iterations": 150, "workers": 1},
+    "kingpins": {"iterations": 1300},
+}
 
 
 def parse_expert(level: str | None, game: Game | None = None, team: bool = False) -> ExpertConfig:
@@ -329,7 +356,20 @@ class ExpertAgent(ISMCTSAgent):
     # ``act`` is ISMCTSAgent's: one legal move is played at once, else ``search``.
 
     def search(self, obs: Observation) -> int:
-        """Runs the guided search; returns the most visited legal action at the root."""
+        """Runs the guided search (``workers`` of them, merged); returns the most visited
+        legal action at the root."""
+        if self.expert.workers > 1:
+            from .parallel import root_parallel  # multiprocessing only when asked for
+
+            net, name = self.net, self.name
+            one = replace(self.expert, workers=1)
+            self.last = root_parallel(one, self.expert.workers, obs, lambda c: ExpertAgent(net, c, name))
+            visits, values = self.last.visits or {}, self.last.values or {}
+            return max(obs.legal_actions, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
+        return self._search_one(obs)
+
+    def _search_one(self, obs: Observation) -> int:
+        """One guided search; returns the most visited legal action at the root."""
         game = obs.game
         cfg = self.expert
         net = self.net
@@ -343,6 +383,9 @@ class ExpertAgent(ISMCTSAgent):
         coop = game.info.cooperative
         max_len = max(1, game.info.max_game_length)
         c = cfg.puct
+        choose = _puct
+        if cfg.select == "ucb":
+            c, choose = cfg.exploration, _ucb
         own = cfg.opponents == "own"
         mix = cfg.mix
         rollout = _policy(game, "heuristic", 0.0, rng) if mix > 0 else None
@@ -408,7 +451,7 @@ class ExpertAgent(ISMCTSAgent):
                             node, leaf = expand(s, p, acts)
                             table[key] = node
                             break
-                    a = _puct(node, acts, c)
+                    a = choose(node, acts, c)
                     path.append((node.edges[a], p))
                     s = game.apply(s, a, p)
                     steps += 1
@@ -461,6 +504,31 @@ def _puct(node: _Node, acts: list[int], c: float) -> int:
     for a in acts:
         k, w, _ = edges[a]
         v = (w / k if k else fpu) + sq * node.exp[a] / (1 + k)
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def _ucb(node: _Node, acts: list[int], c: float) -> int:
+    """Returns the ISUCT choice among ``acts``: the untried action the network rates most
+    probable, else UCB1 with availability counts (as ``selection._select``)."""
+    edges = node.edges
+    untried = None
+    for a in acts:
+        edge = edges.get(a)
+        if edge is None:
+            edge = edges[a] = [0, 0.0, 0]
+        edge[2] += 1
+        if edge[0] == 0 and (untried is None or node.prior(a) > node.prior(untried)):
+            untried = a
+    if untried is not None:
+        return untried
+    best = acts[0]
+    best_v = -1e18
+    log, sqrt = math.log, math.sqrt
+    for a in acts:
+        k, w, avail = edges[a]
+        v = w / k + c * sqrt(log(avail) / k)
         if v > best_v:
             best, best_v = a, v
     return best

@@ -1,6 +1,7 @@
 """Root-parallel IS-MCTS: several searches of one decision, merged at the root.
 
-``SearchConfig(workers=k)`` (the ``hard`` level uses 2) runs k independent
+``SearchConfig(workers=k)`` (the ``hard`` level uses 2; ``ExpertConfig`` has the
+same setting, which ``expert`` uses) runs k independent
 searches of the same observation, each with the whole budget and its own
 random stream, and adds up their root visit counts (and the returns behind
 their values); the most visited action is played. The streams are seeded
@@ -24,10 +25,11 @@ import random
 import threading
 import time
 from dataclasses import replace
+from collections.abc import Callable
 from typing import Any
 
 from ..core.match import Observation
-from .search import ISMCTSAgent, SearchConfig, SearchStats
+from .search import SearchStats
 
 __all__ = ["PARALLEL", "can_fork", "root_parallel"]
 
@@ -36,6 +38,9 @@ PARALLEL = True
 
 # (iterations, nodes, visits, values) of one search's root.
 Share = tuple[int, int, dict[int, int], dict[int, float]]
+# Makes one search's agent from its config (an agent class, or a closure holding a network):
+# the agent has ``search(obs)`` and leaves its root in ``last`` (a ``SearchStats``).
+Build = Callable[[Any], Any]
 
 
 def can_fork() -> bool:
@@ -53,28 +58,32 @@ def can_fork() -> bool:
     )
 
 
-def _share(cfg: SearchConfig, obs: Observation, seed: int, cls: type[ISMCTSAgent]) -> Share:
+def _share(cfg: Any, obs: Observation, seed: int, build: Build) -> Share:
     """Runs one search with its own stream and returns its root statistics."""
     own = Observation(obs.game, obs.player, obs.view, obs.legal_actions, obs.sample, random.Random(seed))
-    agent = cls(cfg)
+    agent = build(cfg)
     agent.search(own)
     st = agent.last
     return st.iterations, st.nodes, dict(st.visits or {}), dict(st.values or {})
 
 
-def _child(conn: Any, cfg: SearchConfig, obs: Observation, seed: int, cls: type[ISMCTSAgent]) -> None:
+def _child(conn: Any, cfg: Any, obs: Observation, seed: int, build: Build) -> None:
     try:
-        conn.send(_share(cfg, obs, seed, cls))
+        conn.send(_share(cfg, obs, seed, build))
     except BaseException:  # noqa: BLE001 - the parent runs this share itself instead
         conn.send(None)
     finally:
         conn.close()
 
 
-def root_parallel(cfg: SearchConfig, workers: int, obs: Observation, cls: type[ISMCTSAgent]) -> SearchStats:
+def root_parallel(cfg: Any, workers: int, obs: Observation, build: Build) -> SearchStats:
     """Runs ``workers`` searches with ``cfg`` (one worker each) and returns their merged root.
 
-    The seeds come from ``obs.rng``, one per search, in order.
+    ``cfg`` is the config of one search (a ``SearchConfig`` or the expert's
+    ``ExpertConfig``: a dataclass with ``seconds``); ``build(cfg)`` makes its agent
+    (``ISMCTSAgent``, or a closure that holds the expert's network: a forked child
+    inherits it, nothing is pickled). The seeds come from ``obs.rng``, one per
+    search, in order.
     """
     seeds = [obs.rng.getrandbits(64) for _ in range(workers)]
     start = time.perf_counter()
@@ -85,11 +94,11 @@ def root_parallel(cfg: SearchConfig, workers: int, obs: Observation, cls: type[I
             ctx = multiprocessing.get_context("fork")
             for w in range(1, workers):
                 recv, send = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_child, args=(send, cfg, obs, seeds[w], cls), daemon=True)
+                proc = ctx.Process(target=_child, args=(send, cfg, obs, seeds[w], build), daemon=True)
                 proc.start()
                 send.close()
                 children.append((w, proc, recv))
-            shares[0] = _share(cfg, obs, seeds[0], cls)
+            shares[0] = _share(cfg, obs, seeds[0], build)
             # A time budget bounds the wait for a child (then its share is run here).
             wait = None if cfg.seconds is None else 2.0 * cfg.seconds + 10.0
             for w, proc, recv in children:
@@ -107,7 +116,7 @@ def root_parallel(cfg: SearchConfig, workers: int, obs: Observation, cls: type[I
                 left = max(cfg.seconds - (time.perf_counter() - start), 0.0)
                 serial = replace(cfg, seconds=max(left / len(missing), 0.001))
             for w in missing:
-                shares[w] = _share(serial, obs, seeds[w], cls)
+                shares[w] = _share(serial, obs, seeds[w], build)
     finally:
         for _, proc, recv in children:  # interrupted (e.g. out of CPU time): no orphan search
             if proc.is_alive():

@@ -1,0 +1,161 @@
+"""How well does the expert's value network tell a position's moves apart? (issue 16 §3)
+
+For decision points of seeded heuristic games, every legal move of the seat to act is
+valued four ways, each from the seat's own view (determinisations drawn with the match's
+sampler, never the true state):
+
+* reference: the mean of ``--reference`` heuristic rollouts after the move (each from a
+  fresh determinisation), the value a search with unlimited rollouts converges to;
+* network: the expert network's value for the seat after the move, on one determinisation
+  (as the search reads it at a leaf), and averaged over ``--net-samples`` of them;
+* k rollouts: the mean of k fresh heuristic rollouts after the move, for k = 1, 2, 4, 8.
+
+For each estimator it prints, over the positions: how often its best move is the
+reference's best, the mean regret of its best move (the reference's value of the best move
+less that of the move it picks), and the mean rank correlation (Spearman) with the
+reference. So "the network is worth k rollouts" can be read off in the game's own terms.
+
+    python benchmarks/expert_value_ranking.py --game kings-kilt --players 2 --positions 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from kingmaker.agents import make_agent
+from kingmaker.agents.expert import _roll, load_net
+from kingmaker.agents.search import _policy
+from kingmaker.core.api import CHANCE, TERMINAL
+from kingmaker.core.match import Match
+from kingmaker.core.registry import make
+
+
+def positions(game, count: int, seed: int) -> list[tuple[Match, int]]:
+    """Decision points with a choice, one in three, of seeded heuristic games."""
+    out: list[tuple[Match, int]] = []
+    g = 0
+    while len(out) < count:
+        m = Match(game, [make_agent("heuristic", game) for _ in range(game.num_players)], seed=seed + g)
+        g += 1
+        k = 0
+        while not m.is_over() and len(out) < count:
+            cp = m.current_player
+            if cp >= 0 and len(m.legal_actions(cp)) > 1:
+                k += 1
+                if k % 3 == 1:
+                    snap = Match(game, None, seed=seed + 1000 + len(out))
+                    snap._state = m.state
+                    out.append((snap, cp))
+            m.step()
+    return out
+
+
+def ranks(xs: list[float]) -> list[float]:
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for t in range(i, j + 1):
+            r[order[t]] = (i + j) / 2
+        i = j + 1
+    return r
+
+
+def spearman(a: list[float], b: list[float]) -> float | None:
+    ra, rb = ranks(a), ranks(b)
+    if len(set(ra)) < 2 or len(set(rb)) < 2:
+        return None
+    return statistics.correlation(ra, rb)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="kings-kilt")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--reference", type=int, default=300)
+    ap.add_argument("--net-samples", type=int, default=16)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--net", default=None, help="a network file instead of the shipped one")
+    args = ap.parse_args()
+    game = make(args.game, players=args.players)
+    net = load_net(game, args.net)
+    lo, hi = game.info.min_return, game.info.max_return
+    scale = 1.0 / (hi - lo) if hi > lo else 1.0
+    n = game.num_players
+    depth = game.search_hints.get("depth")
+    rng = random.Random(args.seed)
+    policy = _policy(game, "heuristic", 0.0, rng)
+    start = time.process_time()
+
+    def after(obs, a):
+        s = obs.sample(rng)
+        s = game.apply(s, a, obs.player)
+        while game.current_player(s) == CHANCE:
+            outs = game.chance_outcomes(s)
+            x = rng.random() * sum(p for _, p in outs)
+            for o, p in outs:
+                x -= p
+                if x <= 0:
+                    break
+            s = game.apply(s, o)
+        return s
+
+    def rollout(obs, a) -> float:
+        s = after(obs, a)
+        z = _roll(game, s, policy, game.evaluate, depth, rng, game.info.max_game_length)
+        return 0.5 if z is None else (z[obs.player] - lo) * scale
+
+    def net_value(obs, a) -> float:
+        s = after(obs, a)
+        cp = game.current_player(s)
+        if cp == TERMINAL:
+            return (game.returns(s)[obs.player] - lo) * scale
+        q = cp if cp >= 0 else game.acting_players(s)[0]
+        _, v = net(game.observation_tensor(s, q))
+        return min(1.0, max(0.0, float(v[(obs.player - q) % n])))
+
+    ests = ["network, 1 sample", f"network, mean of {args.net_samples}"] + [f"{k} rollouts" for k in (1, 2, 4, 8)]
+    hit = {e: 0 for e in ests}
+    regret: dict[str, list[float]] = {e: [] for e in ests}
+    corr: dict[str, list[float]] = {e: [] for e in ests}
+    spread = []
+    pts = positions(game, args.positions, args.seed)
+    for m, p in pts:
+        obs = m.observation(p)
+        legal = list(obs.legal_actions)
+        ref = {a: statistics.fmean(rollout(obs, a) for _ in range(args.reference)) for a in legal}
+        best = max(ref.values())
+        spread.append(best - min(ref.values()))
+        vals = {
+            ests[0]: {a: net_value(obs, a) for a in legal},
+            ests[1]: {a: statistics.fmean(net_value(obs, a) for _ in range(args.net_samples)) for a in legal},
+        }
+        for k, e in zip((1, 2, 4, 8), ests[2:]):
+            vals[e] = {a: statistics.fmean(rollout(obs, a) for _ in range(k)) for a in legal}
+        for e in ests:
+            v = vals[e]
+            pick = max(legal, key=lambda a: (v[a], rng.random()))
+            hit[e] += ref[pick] == best
+            regret[e].append(best - ref[pick])
+            c = spearman([v[a] for a in legal], [ref[a] for a in legal])
+            if c is not None:
+                corr[e].append(c)
+    cpu = time.process_time() - start
+    print(f"{game.name}, {n} players: {len(pts)} positions, reference {args.reference} rollouts a move, "
+          f"{cpu:.0f} CPU s; the reference's best move is worth {statistics.fmean(spread):.3f} more "
+          "than its worst on average")
+    print(f"{'estimator':<26} {'best move':>10} {'mean regret':>12} {'rank corr.':>11}")
+    for e in ests:
+        c = statistics.fmean(corr[e]) if corr[e] else float("nan")
+        print(f"{e:<26} {hit[e] / len(pts):>10.1%} {statistics.fmean(regret[e]):>12.4f} {c:>11.3f}")
+
+
+if __name__ == "__main__":
+    main()
