@@ -29,7 +29,7 @@ from kingmaker.agents import make_agent
 from kingmaker.agents.expert import _roll, load_net
 from kingmaker.agents.search import _policy
 from kingmaker.core.api import CHANCE, TERMINAL
-from kingmaker.core.match import Match
+from kingmaker.core.match import Match, sample_chance
 from kingmaker.core.registry import make
 
 
@@ -98,13 +98,7 @@ def main() -> None:
         s = obs.sample(rng)
         s = game.apply(s, a, obs.player)
         while game.current_player(s) == CHANCE:
-            outs = game.chance_outcomes(s)
-            x = rng.random() * sum(p for _, p in outs)
-            for o, p in outs:
-                x -= p
-                if x <= 0:
-                    break
-            s = game.apply(s, o)
+            s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
         return s
 
     def rollout(obs, a) -> float:

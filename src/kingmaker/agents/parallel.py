@@ -24,8 +24,8 @@ import multiprocessing
 import random
 import threading
 import time
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..core.match import Observation
