@@ -219,7 +219,7 @@ def test_select_ucb_tries_every_root_move_once_before_any_twice(tiny_net: Path) 
         if len(legal) < 3:
             continue
 
-        def visits(cfg: ExpertConfig) -> dict[int, int]:
+        def visits(cfg: ExpertConfig, s: object = s, p: int = p, legal: list = legal, k: int = k) -> dict:
             obs = Observation(game, p, game.view(s, p), legal,
                               lambda rng: game.sample_hidden(s, p, rng), random.Random(k))
             agent = ExpertAgent(net, cfg)
