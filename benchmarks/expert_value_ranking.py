@@ -8,7 +8,8 @@ sampler, never the true state):
   fresh determinisation), the value a search with unlimited rollouts converges to;
 * network: the expert network's value for the seat after the move, on one determinisation
   (as the search reads it at a leaf), and averaged over ``--net-samples`` of them;
-* k rollouts: the mean of k fresh heuristic rollouts after the move, for k = 1, 2, 4, 8.
+* k rollouts: the mean of k fresh heuristic rollouts after the move, for k = 1, 2, 4, 8;
+* random: a random value (what choosing blindly scores).
 
 For each estimator it prints, over the positions: how often its best move is the
 reference's best, the mean regret of its best move (the reference's value of the best move
@@ -115,7 +116,7 @@ def main() -> None:
         _, v = net(game.observation_tensor(s, q))
         return min(1.0, max(0.0, float(v[(obs.player - q) % n])))
 
-    ests = ["network, 1 sample", f"network, mean of {args.net_samples}"] + [f"{k} rollouts" for k in (1, 2, 4, 8)]
+    ests = ["random (for scale)", "network, 1 sample", f"network, mean of {args.net_samples}"] + [f"{k} rollouts" for k in (1, 2, 4, 8)]
     hit = {e: 0 for e in ests}
     regret: dict[str, list[float]] = {e: [] for e in ests}
     corr: dict[str, list[float]] = {e: [] for e in ests}
@@ -128,10 +129,11 @@ def main() -> None:
         best = max(ref.values())
         spread.append(best - min(ref.values()))
         vals = {
-            ests[0]: {a: net_value(obs, a) for a in legal},
-            ests[1]: {a: statistics.fmean(net_value(obs, a) for _ in range(args.net_samples)) for a in legal},
+            ests[0]: {a: rng.random() for a in legal},
+            ests[1]: {a: net_value(obs, a) for a in legal},
+            ests[2]: {a: statistics.fmean(net_value(obs, a) for _ in range(args.net_samples)) for a in legal},
         }
-        for k, e in zip((1, 2, 4, 8), ests[2:]):
+        for k, e in zip((1, 2, 4, 8), ests[3:]):
             vals[e] = {a: statistics.fmean(rollout(obs, a) for _ in range(k)) for a in legal}
         for e in ests:
             v = vals[e]

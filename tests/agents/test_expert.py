@@ -232,6 +232,34 @@ def test_select_ucb_tries_every_root_move_once_before_any_twice(tiny_net: Path) 
         assert min(more.values()) >= 1 and sum(more.values()) == len(legal) + 5
 
 
+def test_value_visits_counts_the_network_as_k_rollouts_that_fade(tiny_net: Path) -> None:
+    """``value_visits=k``: an edge's value is ``(k * network mean + rollouts) / (k + n)``;
+    with k = 0 the network's value is not used at all, as with ``mix=1``."""
+    from kingmaker.agents.bench import decision_points
+    from kingmaker.agents.expert import _q
+
+    assert _q([4, 2.0, 4, 3.2], 4.0) == pytest.approx((2.0 + 4 * 0.8) / 8)
+    assert _q([4, 2.0, 4, 3.2], 0.0) == pytest.approx(0.5)
+    assert _q([400, 200.0, 400, 320.0], 4.0) == pytest.approx((200 + 3.2) / 404)  # faded
+    game = kingmaker.make("kings-kilt", 2)
+    net = ExpertNet.load(tiny_net)
+    s, p = decision_points(game, 2)[1]
+
+    def decide(cfg: ExpertConfig) -> tuple:
+        obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),
+                          lambda rng: game.sample_hidden(s, p, rng), random.Random(5))
+        agent = ExpertAgent(net, cfg)
+        return agent.act(obs), agent.last.visits, agent.last.values
+
+    rollouts_only = decide(ExpertConfig(iterations=40, select="ucb", mix=1.0, opponents="own"))
+    assert decide(ExpertConfig(iterations=40, select="ucb", value_visits=0, opponents="own")) == rollouts_only
+    weighted = decide(ExpertConfig(iterations=40, select="ucb", value_visits=8, opponents="own"))
+    assert weighted[2] != rollouts_only[2]  # the network's value moves the edges' values
+    with pytest.raises(GameError):
+        parse_expert("expert/value_visits=-1")
+    assert parse_expert("expert/value_visits=4").value_visits == 4.0
+
+
 def test_expert_team_level_in_the_cooperative_game(tmp_path: Path) -> None:
     """Gangs of Green City is co-operative: ``team:expert`` builds the expert with the survival credit."""
     game = kingmaker.make("gangs-of-green-city", 2)

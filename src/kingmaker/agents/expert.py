@@ -193,6 +193,10 @@ class ExpertConfig:
         puct: the exploration constant c of PUCT (returns in [0, 1]).
         exploration: the UCB1 constant of ``select=ucb`` (the search's, 0.7).
         mix: the rollout's share of a leaf's value (0: the network's value alone).
+        value_visits: instead of ``mix``, the network's value as a prior worth this many
+            rollouts: every leaf is rolled out, and an edge's value is
+            ``(k * mean network value + sum of rollouts) / (k + visits)``, so the network
+            guides the first visits and its error fades as rollouts come in (None: ``mix``).
         depth: rollout decisions before the game's ``evaluate`` may end a rollout
             (None: to the end); only used when ``mix > 0``.
         opponents: ``public`` keys other players' information sets by the spectator's
@@ -213,6 +217,7 @@ class ExpertConfig:
     puct: float = 1.5
     exploration: float = 0.7
     mix: float = 0.0
+    value_visits: float | None = None
     depth: int | None = None
     opponents: str = "public"
     noise: float = 0.0
@@ -225,6 +230,8 @@ class ExpertConfig:
         check_budget(self.iterations, self.seconds, "an expert budget")
         if not 0.0 <= self.mix <= 1.0:
             raise GameError(f"mix must be within 0 and 1, not {self.mix}")
+        if self.value_visits is not None and self.value_visits < 0:
+            raise GameError(f"value_visits must be at least 0 (or none), not {self.value_visits}")
         if not 0.0 <= self.noise <= 1.0:
             raise GameError(f"noise must be within 0 and 1, not {self.noise}")
         if self.puct <= 0 or self.alpha <= 0:
@@ -258,6 +265,7 @@ _FIELDS = {
     "puct": float,
     "exploration": float,
     "mix": float,
+    "value_visits": float,
     "depth": int,
     "opponents": str,
     "noise": float,
@@ -266,7 +274,7 @@ _FIELDS = {
     "workers": int,
     "net": str,
 }
-_OPTIONAL = ("iterations", "seconds", "depth", "net")
+_OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits")
 # Per game (id, or id-<n>p): settings from benchmarks/expert.md. Kingpin's hard is the
 # max-min search in one process (about 0.5 s a move) and a Kingpin rollout is dear (two
 # heuristic moves and the evaluation, about 3.7 ms): one search of 150 iterations takes
@@ -349,7 +357,7 @@ class ExpertAgent(ISMCTSAgent):
         self.name = name
         self.last = SearchStats()
         self.slow = False
-        self.rollout = "none" if self.expert.mix == 0 else "heuristic"
+        self.rollout = "none" if self.expert.mix == 0 and self.expert.value_visits is None else "heuristic"
         self.prior = "network"
         self.config = self.expert  # what __repr__ and callers show
 
@@ -388,7 +396,9 @@ class ExpertAgent(ISMCTSAgent):
             c, choose = cfg.exploration, _ucb
         own = cfg.opponents == "own"
         mix = cfg.mix
-        rollout = _policy(game, "heuristic", 0.0, rng) if mix > 0 else None
+        fade = cfg.value_visits is not None  # the network's value kept apart, as a prior
+        rollout = _policy(game, "heuristic", 0.0, rng) if mix > 0 or fade else None
+        kv = cfg.value_visits or 0.0  # the network's weight in an edge's value (0: the mean alone)
         evaluate = game.evaluate
         tensor = game.observation_tensor
         info_key = game.information_state_string
@@ -451,13 +461,14 @@ class ExpertAgent(ISMCTSAgent):
                             node, leaf = expand(s, p, acts)
                             table[key] = node
                             break
-                    a = choose(node, acts, c)
+                    a = choose(node, acts, c, kv)
                     path.append((node.edges[a], p))
                     s = game.apply(s, a, p)
                     steps += 1
                 if steps > max_len + 1:
                     break
             # ---- the value of the leaf --------------------------------------------------
+            rn = None  # the network's values, kept apart with value_visits
             if leaf is None:
                 if game.is_terminal(s):
                     r = [(x - lo) * scale for x in game.returns(s)]
@@ -472,20 +483,34 @@ class ExpertAgent(ISMCTSAgent):
                 if rollout is not None:
                     z = _roll(game, s, rollout, evaluate, cfg.depth, rng, max_len - steps)
                     rr = [(x - lo) * scale for x in z] if z is not None else r
-                    r = [(1 - mix) * a + mix * b for a, b in zip(r, rr)]
+                    if fade:
+                        r, rn = rr, leaf
+                    else:
+                        r = [(1 - mix) * a + mix * b for a, b in zip(r, rr)]
+            if rn is None:
+                rn = r
             for edge, p in path:
                 edge[0] += 1
                 edge[1] += r[p]
+                edge[3] += rn[p]
         elapsed = time.perf_counter() - start
         visits = {a: root.edges[a][0] if a in root.edges else 0 for a in legal}
-        values = {a: (root.edges[a][1] / root.edges[a][0]) if visits[a] else 0.0 for a in legal}
+        values = {a: _q(root.edges[a], kv) if visits[a] else 0.0 for a in legal}
         self.last = SearchStats(
             iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values
         )
         return max(legal, key=lambda a: (visits[a], root.prior(a), -a))
 
 
-def _puct(node: _Node, acts: list[int], c: float) -> int:
+def _q(edge: list, kv: float) -> float:
+    """An edge's value: its backed-up mean, with the network's mean counted as ``kv`` more
+    visits (``value_visits``; 0: the mean alone). An edge is ``[visits, total, available,
+    network total]``."""
+    n, w = edge[0], edge[1]
+    return (w + kv * edge[3] / n) / (n + kv) if kv else w / n
+
+
+def _puct(node: _Node, acts: list[int], c: float, kv: float = 0.0) -> int:
     """Returns the PUCT choice among ``acts`` (the actions this determinisation allows)."""
     edges = node.edges
     total_n = 0
@@ -493,7 +518,7 @@ def _puct(node: _Node, acts: list[int], c: float) -> int:
     for a in acts:
         edge = edges.get(a)
         if edge is None:
-            edge = edges[a] = [0, 0.0, 0]
+            edge = edges[a] = [0, 0.0, 0, 0.0]
         edge[2] += 1
         total_n += edge[0]
         total_p += node.prior(a)
@@ -502,14 +527,15 @@ def _puct(node: _Node, acts: list[int], c: float) -> int:
     best = acts[0]
     best_v = -1e18
     for a in acts:
-        k, w, _ = edges[a]
-        v = (w / k if k else fpu) + sq * node.exp[a] / (1 + k)
+        edge = edges[a]
+        k = edge[0]
+        v = (_q(edge, kv) if k else fpu) + sq * node.exp[a] / (1 + k)
         if v > best_v:
             best, best_v = a, v
     return best
 
 
-def _ucb(node: _Node, acts: list[int], c: float) -> int:
+def _ucb(node: _Node, acts: list[int], c: float, kv: float = 0.0) -> int:
     """Returns the ISUCT choice among ``acts``: the untried action the network rates most
     probable, else UCB1 with availability counts (as ``selection._select``)."""
     edges = node.edges
@@ -517,7 +543,7 @@ def _ucb(node: _Node, acts: list[int], c: float) -> int:
     for a in acts:
         edge = edges.get(a)
         if edge is None:
-            edge = edges[a] = [0, 0.0, 0]
+            edge = edges[a] = [0, 0.0, 0, 0.0]
         edge[2] += 1
         if edge[0] == 0 and (untried is None or node.prior(a) > node.prior(untried)):
             untried = a
@@ -527,8 +553,9 @@ def _ucb(node: _Node, acts: list[int], c: float) -> int:
     best_v = -1e18
     log, sqrt = math.log, math.sqrt
     for a in acts:
-        k, w, avail = edges[a]
-        v = w / k + c * sqrt(log(avail) / k)
+        edge = edges[a]
+        k = edge[0]
+        v = (edge[1] + kv * edge[3] / k) / (k + kv) + c * sqrt(log(edge[2]) / k)
         if v > best_v:
             best, best_v = a, v
     return best
