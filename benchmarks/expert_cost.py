@@ -44,8 +44,8 @@ def main() -> None:
         agent = make_agent(spec, game)
         start = time.process_time()
         its = 0
-        for i, (s, p) in enumerate(points):
-            snap = Match(game, None, seed=i)
+        for s, p in points:
+            snap = Match(game, None, seed=1)
             snap._state = s  # the authority's copy; the agent is given the observation only
             agent.act(snap.observation(p))
             its += agent.last.iterations
