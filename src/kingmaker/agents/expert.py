@@ -8,20 +8,25 @@ the games' returns (value targets) with ``kingmaker train-expert``
 
 The search is the one of ``kingmaker.agents.search`` (a determinisation drawn
 from the seat's view per iteration, one table of information sets keyed by
-``game.information_state_string``), with two changes:
+``game.information_state_string``), with these changes:
 
 - **Prior**: a new information-set node asks the network for the acting
   player's move probabilities (a masked softmax over the node's legal actions,
   read from ``game.observation_tensor`` of the simulated state for that
-  player), and edges are chosen by PUCT, ``Q + c P sqrt(N) / (1 + n)``, where
-  N counts the visits of the actions available in this determinisation
-  (unvisited edges count at the node's own value estimate).
+  player). With ``select=ucb`` (the level) a node chooses by the plain search's
+  ISUCT, the untried action the network rates most probable first; with
+  ``select=puct`` by PUCT, ``Q + c P sqrt(N) / (1 + n)``, where N counts the
+  visits of the actions available in this determinisation (unvisited edges
+  count at the node's own value estimate).
 - **Leaf evaluation**: the same forward pass gives the network's estimate of
   every seat's return (its value head is seat-relative: index k is the seat k
-  places after the acting one), backed up instead of a rollout. With
-  ``mix > 0`` a heuristic rollout (cut by the game's ``evaluate`` after
-  ``depth`` decisions) is also run from the leaf and its result weighted in by
+  places after the acting one). With ``value_visits=k`` (the level, k = 4) a
+  heuristic rollout (cut by the game's ``evaluate`` after ``depth`` decisions)
+  is run from every leaf and an edge's value counts the network's mean as k
+  rollouts more, a prior that fades; with ``value_visits=none`` the network's
+  value is backed up, and with ``mix > 0`` a rollout's result weighted in by
   ``mix`` (AlphaGo's lambda).
+- **Root-parallel searches** (``workers``, as ``hard``'s).
 
 Only numpy is needed at play time (``pip install 'kingmaker[rl]'``). The
 network reads observation tensors, which are functions of a player's view,
@@ -32,7 +37,7 @@ The networks are read from ``NETS_DIR``: the shipped ones, or the directory the
 environment variable ``KINGMAKER_NETS`` names (networks of your own training, under
 the same file names).
 
-Specs: ``ismcts:expert`` (two root-parallel searches of 500 iterations, ISUCT, ``mix=0.5``; one of 150 in Kingpin, two of 1300 in Kingpins), ``ismcts:expert/iterations=400/mix=0``,
+Specs: ``ismcts:expert`` (two root-parallel searches of 500 iterations, ISUCT, ``value_visits=4``; one of 150 in Kingpin, two of 1300 in Kingpins), ``ismcts:expert/iterations=400/mix=0``,
 ``team:expert`` in the co-operative game, ``ismcts:expert/iterations=100/net=<file.npz>``
 (``net=`` comes last, as a path may hold slashes).
 """
@@ -252,12 +257,15 @@ class ExpertConfig:
 # changes nothing); the time per move is measured against hard's in benchmarks/expert.md.
 # Two root-parallel searches, as hard's, each of 500 iterations: an expert iteration costs
 # about 1.1 of hard's (a network pass besides the rollout; King's Kilt, measured), so two of
-# 500 take no more time than hard's two of 600. A leaf is valued half by the network and
-# half by a heuristic rollout (AlphaGo's mixing; cut where the game's hints cut the search's
-# rollouts): the network's value alone was far weaker. A node chooses by ISUCT, as the plain
-# search (``select=ucb``): PUCT on the imitation network's prior tried too few moves and lost
-# more often to hard (benchmarks/expert.md, 2026-12-03).
-EXPERT = ExpertConfig(iterations=500, mix=0.5, select="ucb", workers=2)
+# 500 take no more time than hard's two of 600. Every leaf is rolled out (cut where the
+# game's hints cut the search's rollouts) and the network's value counts as a prior worth
+# four rollouts that fades as rollouts come in (``value_visits=4``: on King's Kilt positions
+# the network ranked moves as well as two to four rollouts, and its error does not average
+# out); ``value_visits=none`` returns to AlphaGo's mixing, half network and half rollout at
+# every leaf (``mix``), which won 32 of the 100 deals against hard where this won 45. A node
+# chooses by ISUCT, as the plain search (``select=ucb``): PUCT on the imitation network's
+# prior tried too few moves and lost more often to hard (benchmarks/expert.md, 2026-12-03).
+EXPERT = ExpertConfig(iterations=500, mix=0.5, value_visits=4.0, select="ucb", workers=2)
 _FIELDS = {
     "iterations": int,
     "seconds": float,
