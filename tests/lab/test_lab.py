@@ -150,7 +150,10 @@ def test_a_chunks_cpu_time_counts_the_children_its_searches_fork():
 
 def _slow_task(folder: str, name: str, seconds: float) -> str:
     """A pool task: marks that it started (with its pid), sleeps, marks that it ended."""
-    Path(folder, f"{name}.started").write_text(str(os.getpid()))
+    # Written whole, then renamed: a test that sees the file reads the pid (a busy machine
+    # once let it read an empty file between its creation and the write).
+    Path(folder, f"{name}.started.part").write_text(str(os.getpid()))
+    os.replace(Path(folder, f"{name}.started.part"), Path(folder, f"{name}.started"))
     time.sleep(seconds)
     Path(folder, f"{name}.ended").write_text("")
     return name
