@@ -262,7 +262,8 @@ class ExpertConfig:
 # four rollouts that fades as rollouts come in (``value_visits=4``: on King's Kilt positions
 # the network ranked moves as well as two to four rollouts, and its error does not average
 # out); ``value_visits=none`` returns to AlphaGo's mixing, half network and half rollout at
-# every leaf (``mix``), which won 32 of the 100 deals against hard where this won 45. A node
+# every leaf (``mix``), which won 74.5 of 200 King's Kilt deals against hard where this won
+# 94.5 (47.2%: hard's equal, not its better; benchmarks/expert.md). A node
 # chooses by ISUCT, as the plain search (``select=ucb``): PUCT on the imitation network's
 # prior tried too few moves and lost more often to hard (benchmarks/expert.md, 2026-12-03).
 EXPERT = ExpertConfig(iterations=500, mix=0.5, value_visits=4.0, select="ucb", workers=2)
