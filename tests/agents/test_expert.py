@@ -12,6 +12,7 @@ import random
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -273,6 +274,41 @@ def test_value_visits_counts_the_network_as_k_rollouts_that_fade(tiny_net: Path)
     with pytest.raises(GameError):
         parse_expert("expert/value_visits=-1")
     assert parse_expert("expert/value_visits=4").value_visits == 4.0
+
+
+def test_replies_is_hards_maxmin_with_the_networks_value_at_every_cut() -> None:
+    """``replies=k``: hard's max-min search (Kingpin's ``hard``), every line cut by the game's
+    ``evaluate`` valued ``mix * evaluate + (1 - mix) * the network's value`` there."""
+    from kingmaker.agents.bench import decision_points
+
+    game = kingmaker.make("kingpin", 2)
+    net = ExpertNet.for_game(game, (8,), seed=1)
+
+    class Constant:  # the network's value fixed at 0.37 for every seat
+        def __call__(self, x):
+            logits, v = net(x)
+            return logits, np.full_like(v, 0.37)
+
+    def decide(agent, s, p) -> tuple:
+        obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),
+                          lambda rng: game.sample_hidden(s, p, rng), random.Random(9))
+        return agent.act(obs), agent.last.visits, agent.last.values
+
+    hard = make_agent("ismcts:hard/seconds=none", game)
+    assert hard.config.replies == 8
+    spec = parse_expert("expert/replies=8/shortlist=none", game)
+    assert (spec.replies, spec.shortlist, spec.depth) == (8, None, 2)
+    for s, p in decision_points(game, 3)[:2]:
+        rollout_only = decide(ExpertAgent(net, replace(spec, mix=1.0)), s, p)
+        assert rollout_only == decide(hard, s, p)  # mix=1: hard's search, line for line
+        _, lines, values = decide(ExpertAgent(Constant(), replace(spec, mix=0.0)), s, p)
+        assert lines == rollout_only[1]  # the same lines ...
+        assert values and all(v == pytest.approx(0.37) for v in values.values())  # ... valued by the network
+        half = decide(ExpertAgent(Constant(), replace(spec, mix=0.5)), s, p)
+        assert half[2] == {a: pytest.approx(0.5 * v + 0.5 * 0.37) for a, v in rollout_only[2].items()}
+        assert half[0] == rollout_only[0]  # a monotone change of every line: the same move
+    with pytest.raises(GameError, match="replies"):
+        parse_expert("expert/replies=0")
 
 
 def test_expert_team_level_in_the_cooperative_game(tmp_path: Path) -> None:

@@ -214,6 +214,12 @@ class ExpertConfig:
             the whole budget and its own stream, their root visits added up; the searches
             past the first run in forked children, which inherit the network.
         net: a network file instead of the shipped one.
+        replies: None (the tree search) or k: the max-min search of ``agents/maxmin.py``
+            (``hard``'s in Kingpin) over the rivals' k best-rated replies, every line cut
+            by the game's ``evaluate`` after ``depth`` decisions and valued ``mix *
+            evaluate + (1 - mix) * the network's value`` of the state there (the network
+            as the leaf evaluation; ``iterations`` and the prior do not apply).
+        shortlist: the moves the max-min search judges by their replies (None: every one).
     """
 
     iterations: int | None = 300
@@ -230,6 +236,8 @@ class ExpertConfig:
     survival: float = 0.0
     workers: int = 1
     net: str | None = None
+    replies: int | None = None
+    shortlist: int | None = None
 
     def __post_init__(self) -> None:
         check_budget(self.iterations, self.seconds, "an expert budget")
@@ -251,6 +259,10 @@ class ExpertConfig:
             raise GameError(f"workers must be at least 1, not {self.workers}")
         if self.opponents not in ("public", "own"):
             raise GameError(f"opponents {self.opponents!r} is not known; use public or own")
+        if self.replies is not None and self.replies < 1:
+            raise GameError(f"replies must be at least 1 (or none), not {self.replies}")
+        if self.shortlist is not None and self.shortlist < 1:
+            raise GameError(f"shortlist must be at least 1 (or none), not {self.shortlist}")
 
 
 # The level: a budget of iterations with no time cap by default (so that a busy machine
@@ -281,9 +293,11 @@ _FIELDS = {
     "alpha": float,
     "survival": float,
     "workers": int,
+    "replies": int,
+    "shortlist": int,
     "net": str,
 }
-_OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits")
+_OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies", "shortlist")
 # Per game (id, or id-<n>p): settings from benchmarks/expert.md. Kingpin's hard is the
 # max-min search in one process (about 0.5 s a move) and a Kingpin rollout is dear (two
 # heuristic moves and the evaluation, about 3.7 ms): one search of 150 iterations takes
@@ -374,7 +388,9 @@ class ExpertAgent(ISMCTSAgent):
 
     def search(self, obs: Observation) -> int:
         """Runs the guided search (``workers`` of them, merged); returns the most visited
-        legal action at the root."""
+        legal action at the root (with ``replies``, the max-min search's move)."""
+        if self.expert.replies is not None:
+            return self._search_maxmin(obs)
         if self.expert.workers > 1:
             from .parallel import root_parallel  # multiprocessing only when asked for
 
@@ -384,6 +400,27 @@ class ExpertAgent(ISMCTSAgent):
             visits, values = self.last.visits or {}, self.last.values or {}
             return max(obs.legal_actions, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
         return self._search_one(obs)
+
+    def _search_maxmin(self, obs: Observation) -> int:
+        """The max-min search with the network's value mixed into every cut line's value."""
+        from .maxmin import maxmin_search
+
+        cfg = self.expert
+        game, me, net, mix = obs.game, obs.player, self.net, cfg.mix
+        tensor = game.observation_tensor
+
+        def leaf(s: Any, est: float) -> float:
+            _, v = net(tensor(s, me))  # (seat-relative: index 0 is the seat's own value)
+            return mix * est + (1.0 - mix) * min(1.0, max(0.0, float(v[0])))
+
+        clock = time.perf_counter
+        start = clock()
+        deadline = None if cfg.seconds is None else start + cfg.seconds
+        move, lines, visits, values = maxmin_search(
+            obs, cfg.replies, cfg.shortlist, cfg.depth, False, deadline, clock, leaf=leaf
+        )
+        self.last = SearchStats(iterations=lines, seconds=clock() - start, nodes=0, visits=visits, values=values)
+        return move
 
     def _search_one(self, obs: Observation) -> int:
         """One guided search; returns the most visited legal action at the root."""

@@ -53,8 +53,14 @@ def maxmin_search(
     win: bool,
     deadline: float | None,
     clock: Callable[[], float],
+    leaf: Callable[[Any, float], float] | None = None,
 ) -> tuple[int, int, dict[int, int], dict[int, float]]:
-    """Returns (the move, the lines played, lines per move, each judged move's value in [0, 1])."""
+    """Returns (the move, the lines played, lines per move, each judged move's value in [0, 1]).
+
+    ``leaf``, if given, revalues a line cut before the end: ``leaf(state, estimate)`` returns
+    the seat's value in [0, 1] from the state where ``evaluate`` judged it and that
+    estimate (the expert's network, ``agents/expert.py``); the end of a game is never revalued.
+    """
     game = obs.game
     me = obs.player
     rng = obs.rng
@@ -93,7 +99,8 @@ def maxmin_search(
             if evaluate is not None and moves is not None and played >= moves:
                 est = evaluate(s)
                 if est is not None:
-                    return (est[me] - lo) * scale
+                    v = (est[me] - lo) * scale
+                    return v if leaf is None else leaf(s, v)
             if cp == CHANCE:
                 s = chance(s)
                 continue
