@@ -9,7 +9,11 @@ sampler, never the true state):
 * network: the expert network's value for the seat after the move, on one determinisation
   (as the search reads it at a leaf), and averaged over ``--net-samples`` of them;
 * k rollouts: the mean of k fresh heuristic rollouts after the move, for k = 1, 2, 4, 8;
-* random: a random value (what choosing blindly scores).
+* random: a random value (what choosing blindly scores);
+* in games whose search cuts its rollouts (a ``depth`` hint: Kingpin, Kingpins), one
+  rollout cut there and valued by the network instead of the game's ``evaluate``, and by
+  half of each: the leaf of ``ismcts:expert/replies=k`` (hard's max-min search with the
+  network at the cut) at ``mix=0`` and ``mix=0.5``, against ``1 rollouts`` (``mix=1``).
 
 For each estimator it prints, over the positions: how often its best move is the
 reference's best, the mean regret of its best move (the reference's value of the best move
@@ -84,6 +88,10 @@ def main() -> None:
     ap.add_argument("--net-samples", type=int, default=16)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--net", default=None, help="a network file instead of the shipped one")
+    ap.add_argument("--reference-to-end", action="store_true",
+                    help="play the reference's rollouts to the end of the game, not to the search's cut "
+                         "(where the game's evaluate would otherwise judge both the reference and the "
+                         "rollout estimators)")
     args = ap.parse_args()
     game = make(args.game, players=args.players)
     net = load_net(game, args.net)
@@ -102,10 +110,12 @@ def main() -> None:
             s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
         return s
 
-    def rollout(obs, a) -> float:
+    def rollout(obs, a, cut=depth) -> float:
         s = after(obs, a)
-        z = _roll(game, s, policy, game.evaluate, depth, rng, game.info.max_game_length)
+        z = _roll(game, s, policy, game.evaluate, cut, rng, game.info.max_game_length)
         return 0.5 if z is None else (z[obs.player] - lo) * scale
+
+    ref_cut = None if args.reference_to_end else depth
 
     def net_value(obs, a) -> float:
         s = after(obs, a)
@@ -116,7 +126,31 @@ def main() -> None:
         _, v = net(game.observation_tensor(s, q))
         return min(1.0, max(0.0, float(v[(obs.player - q) % n])))
 
+    def cut_value(obs, a, w: float) -> float:
+        """One rollout to the search's cut, valued ``w * evaluate + (1 - w) * network`` there."""
+        s = after(obs, a)
+        played = 0
+        for _ in range(game.info.max_game_length + 2):
+            cp = game.current_player(s)
+            if cp == TERMINAL:
+                return (game.returns(s)[obs.player] - lo) * scale
+            if played >= depth:
+                est = game.evaluate(s)
+                if est is not None:
+                    _, v = net(game.observation_tensor(s, obs.player))
+                    nv = min(1.0, max(0.0, float(v[0])))
+                    return w * (est[obs.player] - lo) * scale + (1 - w) * nv
+            if cp == CHANCE:
+                s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+                continue
+            for q in (cp,) if cp >= 0 else tuple(game.acting_players(s)):
+                s = game.apply(s, policy(s, q), q)
+                played += 1
+        return 0.5
+
     ests = ["random (for scale)", "network, 1 sample", f"network, mean of {args.net_samples}"] + [f"{k} rollouts" for k in (1, 2, 4, 8)]
+    cuts = {"1 rollout, network at the cut": 0.0, "1 rollout, half and half": 0.5} if depth is not None else {}
+    ests += list(cuts)
     hit = {e: 0 for e in ests}
     regret: dict[str, list[float]] = {e: [] for e in ests}
     corr: dict[str, list[float]] = {e: [] for e in ests}
@@ -125,7 +159,7 @@ def main() -> None:
     for m, p in pts:
         obs = m.observation(p)
         legal = list(obs.legal_actions)
-        ref = {a: statistics.fmean(rollout(obs, a) for _ in range(args.reference)) for a in legal}
+        ref = {a: statistics.fmean(rollout(obs, a, ref_cut) for _ in range(args.reference)) for a in legal}
         best = max(ref.values())
         spread.append(best - min(ref.values()))
         vals = {
@@ -133,8 +167,10 @@ def main() -> None:
             ests[1]: {a: net_value(obs, a) for a in legal},
             ests[2]: {a: statistics.fmean(net_value(obs, a) for _ in range(args.net_samples)) for a in legal},
         }
-        for k, e in zip((1, 2, 4, 8), ests[3:]):
+        for k, e in zip((1, 2, 4, 8), ests[3:7]):
             vals[e] = {a: statistics.fmean(rollout(obs, a) for _ in range(k)) for a in legal}
+        for e, w in cuts.items():
+            vals[e] = {a: cut_value(obs, a, w) for a in legal}
         for e in ests:
             v = vals[e]
             pick = max(legal, key=lambda a: (v[a], rng.random()))
@@ -144,7 +180,8 @@ def main() -> None:
             if c is not None:
                 corr[e].append(c)
     cpu = time.process_time() - start
-    print(f"{game.name}, {n} players: {len(pts)} positions, reference {args.reference} rollouts a move, "
+    print(f"{game.name}, {n} players: {len(pts)} positions, reference {args.reference} rollouts a move"
+          f"{' to the end' if ref_cut is None else f' cut after {ref_cut} decisions'}, "
           f"{cpu:.0f} CPU s; the reference's best move is worth {statistics.fmean(spread):.3f} more "
           "than its worst on average")
     print(f"{'estimator':<26} {'best move':>10} {'mean regret':>12} {'rank corr.':>11}")
