@@ -178,12 +178,12 @@ def test_same_view_same_move(tiny_net: Path) -> None:
 def test_the_level_is_two_isuct_searches_within_hards_budget() -> None:
     """The level (docs/expert.md, "The search"): two root-parallel ISUCT searches of 500
     iterations with the network's value as a fading prior of four rollouts, hard's shape
-    (two of 600); one search of 150 in Kingpin (hard: the max-min search in one process),
-    two of 1300 in Kingpins (hard: two of 2000)."""
+    (two of 600); in Kingpin hard's max-min search with a quarter of each cut line's value
+    from the network; two of 1300 in Kingpins (hard: two of 2000)."""
     kk = parse_expert("expert", kingmaker.make("kings-kilt", 2))
     assert (kk.iterations, kk.workers, kk.select, kk.value_visits, kk.opponents) == (500, 2, "ucb", 4.0, "own")
-    kingpin = parse_expert("expert", kingmaker.make("kingpin", 2))
-    assert (kingpin.iterations, kingpin.workers, kingpin.depth) == (150, 1, 2)
+    kingpin = parse_expert("expert", kingmaker.make("kingpin", 2))  # hard's max-min, the network at the cut
+    assert (kingpin.replies, kingpin.shortlist, kingpin.mix, kingpin.workers, kingpin.depth) == (8, None, 0.75, 1, 2)
     kingpins = parse_expert("expert", kingmaker.make("kingpins", 2))
     assert (kingpins.iterations, kingpins.workers, kingpins.depth) == (1300, 2, 0)
     old = parse_expert("expert/value_visits=none")  # AlphaGo's mixing, half and half

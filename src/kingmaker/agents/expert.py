@@ -37,7 +37,7 @@ The networks are read from ``NETS_DIR``: the shipped ones, or the directory the
 environment variable ``KINGMAKER_NETS`` names (networks of your own training, under
 the same file names).
 
-Specs: ``ismcts:expert`` (two root-parallel searches of 500 iterations, ISUCT, ``value_visits=4``; one of 150 in Kingpin, two of 1300 in Kingpins), ``ismcts:expert/iterations=400/mix=0``,
+Specs: ``ismcts:expert`` (two root-parallel searches of 500 iterations, ISUCT, ``value_visits=4``; two of 1300 in Kingpins; in Kingpin hard's max-min search with the network at the cut, ``replies=8/mix=0.75``), ``ismcts:expert/iterations=400/mix=0``,
 ``team:expert`` in the co-operative game, ``ismcts:expert/iterations=100/net=<file.npz>``
 (``net=`` comes last, as a path may hold slashes).
 """
@@ -299,12 +299,15 @@ _FIELDS = {
 }
 _OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies", "shortlist")
 # Per game (id, or id-<n>p): settings from benchmarks/expert.md. Kingpin's hard is the
-# max-min search in one process (about 0.5 s a move) and a Kingpin rollout is dear (two
-# heuristic moves and the evaluation, about 3.7 ms): one search of 150 iterations takes
-# about hard's time. Kingpins' hard searches 2 x 2000 and an expert iteration there costs
+# max-min search in one process (about 0.5 CPU s a move), and there the expert is that
+# search with a quarter of every cut line's value from the network (``replies=8``,
+# ``mix=0.75``: 21 of 40 games against hard, where the tree search of 150 iterations, the
+# level until 2026-12-03, won 14.0% of 200, and half of each 16 of 40: the Kingpin
+# network ranks moves worse than the game's evaluate; benchmarks/expert.md,
+# "Kingpin"). Kingpins' hard searches 2 x 2000 and an expert iteration there costs
 # about 1.5 of hard's (its rollouts end with the round, so the network's pass weighs more).
 GAME_SETTINGS: dict[str, dict[str, Any]] = {
-    "kingpin": {"iterations": 150, "workers": 1},
+    "kingpin": {"replies": 8, "shortlist": None, "mix": 0.75, "workers": 1},
     "kingpins": {"iterations": 1300},
 }
 
