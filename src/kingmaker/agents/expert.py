@@ -302,8 +302,8 @@ _OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies",
 # max-min search in one process (about 0.5 CPU s a move), and there the expert is that
 # search with a quarter of every cut line's value from the network (``replies=8``,
 # ``mix=0.75``: 21 of 40 games against hard, where the tree search of 150 iterations, the
-# level until 2026-12-03, won 14.0% of 200, and half of each 16 of 40: the Kingpin
-# network ranks moves worse than the game's evaluate; benchmarks/expert.md,
+# level until 2026-12-03, won 14.0% of 200, half of each 16 of 40 and the network alone
+# 4 of 40: the Kingpin network ranks moves worse than the game's evaluate; benchmarks/expert.md,
 # "Kingpin"). Kingpins' hard searches 2 x 2000 and an expert iteration there costs
 # about 1.5 of hard's (its rollouts end with the round, so the network's pass weighs more).
 GAME_SETTINGS: dict[str, dict[str, Any]] = {
