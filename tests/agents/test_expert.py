@@ -105,6 +105,8 @@ def test_shipped_network_loads_with_numpy_alone(path: Path) -> None:
     assert logits.shape == (game.info.num_distinct_actions,)
     assert values.shape == (game.num_players,)
     assert np.isfinite(logits).all() and np.isfinite(values).all()
+    # the value-only pass (the max-min expert's leaf) is the full pass's value head
+    assert np.array_equal(net.value(game.observation_tensor(m.state, m.current_player)), values)
 
 
 def test_missing_network_is_a_typed_error(tmp_path: Path) -> None:
@@ -288,6 +290,9 @@ def test_replies_is_hards_maxmin_with_the_networks_value_at_every_cut() -> None:
         def __call__(self, x):
             logits, v = net(x)
             return logits, np.full_like(v, 0.37)
+
+        def value(self, x):
+            return self(x)[1]
 
     def decide(agent, s, p) -> tuple:
         obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),

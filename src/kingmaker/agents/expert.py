@@ -150,6 +150,18 @@ class ExpertNet:
             h = np.tanh(h @ w + b)
         return h @ self.Wp + self.bp, h @ self.Wv + self.bv
 
+    def value(self, x: Any) -> Any:
+        """Returns the seat-relative values alone: ``self(x)[1]`` without the policy head.
+
+        The policy head is most of a pass where the action space is wide (Kingpin's 2,923
+        actions against a 128-wide trunk), and a leaf needs only the value.
+        """
+        np = self._np
+        h = np.asarray(x, dtype=np.float32)
+        for w, b in self.layers:
+            h = np.tanh(h @ w + b)
+        return h @ self.Wv + self.bv
+
 
 def net_path(game: Game) -> Path:
     """Returns where the shipped network for ``game``'s id and player count lives."""
@@ -413,7 +425,7 @@ class ExpertAgent(ISMCTSAgent):
         tensor = game.observation_tensor
 
         def leaf(s: Any, est: float) -> float:
-            _, v = net(tensor(s, me))  # (seat-relative: index 0 is the seat's own value)
+            v = net.value(tensor(s, me))  # (seat-relative: index 0 is the seat's own value)
             return mix * est + (1.0 - mix) * min(1.0, max(0.0, float(v[0])))
 
         clock = time.perf_counter
