@@ -62,6 +62,7 @@ def test_register_every_game_with_its_type() -> None:
 
 def test_options_are_parameters() -> None:
     """The game's options are pyspiel parameters (King's Kilt family_deal)."""
+    openspiel.register()  # (not left to another test: under xdist this one may run first)
     g = pyspiel.load_game("kingmaker_kings_kilt(players=3,family_deal=one-per-clan)")
     km = to_kingmaker(g.new_initial_state())
     assert km is not None
