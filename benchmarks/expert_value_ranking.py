@@ -110,9 +110,9 @@ def main() -> None:
             s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
         return s
 
-    def rollout(obs, a, cut=depth) -> float:
+    def rollout(obs, a, cut=depth, evaluate=game.evaluate) -> float:
         s = after(obs, a)
-        z = _roll(game, s, policy, game.evaluate, cut, rng, game.info.max_game_length)
+        z = _roll(game, s, policy, evaluate, cut, rng, game.info.max_game_length)
         return 0.5 if z is None else (z[obs.player] - lo) * scale
 
     ref_cut = None if args.reference_to_end else depth
@@ -128,25 +128,18 @@ def main() -> None:
 
     def cut_value(obs, a, w: float) -> float:
         """One rollout to the search's cut, valued ``w * evaluate + (1 - w) * network`` there."""
-        s = after(obs, a)
-        played = 0
-        for _ in range(game.info.max_game_length + 2):
-            cp = game.current_player(s)
-            if cp == TERMINAL:
-                return (game.returns(s)[obs.player] - lo) * scale
-            if played >= depth:
-                est = game.evaluate(s)
-                if est is not None:
-                    _, v = net(game.observation_tensor(s, obs.player))
-                    nv = min(1.0, max(0.0, float(v[0])))
-                    return w * (est[obs.player] - lo) * scale + (1 - w) * nv
-            if cp == CHANCE:
-                s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
-                continue
-            for q in (cp,) if cp >= 0 else tuple(game.acting_players(s)):
-                s = game.apply(s, policy(s, q), q)
-                played += 1
-        return 0.5
+        me = obs.player
+
+        def mixed(s):  # the game's estimate with the seat's entry mixed with the network's value
+            est = game.evaluate(s)
+            if est is None:
+                return None
+            nv = min(1.0, max(0.0, float(net.value(game.observation_tensor(s, me))[0])))
+            out = list(est)
+            out[me] = w * est[me] + (1 - w) * (lo + nv / scale)
+            return out
+
+        return rollout(obs, a, depth, mixed)
 
     ests = ["random (for scale)", "network, 1 sample", f"network, mean of {args.net_samples}"] + [f"{k} rollouts" for k in (1, 2, 4, 8)]
     cuts = {"1 rollout, network at the cut": 0.0, "1 rollout, half and half": 0.5} if depth is not None else {}

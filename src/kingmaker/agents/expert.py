@@ -142,12 +142,16 @@ class ExpertNet:
                 f"this network values {self.players} seats, not {game.num_players}", game=game.id
             )
 
-    def __call__(self, x: Any) -> tuple[Any, Any]:
-        """Returns (logits over every action, seat-relative values) for one observation."""
+    def _trunk(self, x: Any) -> Any:
         np = self._np
         h = np.asarray(x, dtype=np.float32)
         for w, b in self.layers:
             h = np.tanh(h @ w + b)
+        return h
+
+    def __call__(self, x: Any) -> tuple[Any, Any]:
+        """Returns (logits over every action, seat-relative values) for one observation."""
+        h = self._trunk(x)
         return h @ self.Wp + self.bp, h @ self.Wv + self.bv
 
     def value(self, x: Any) -> Any:
@@ -156,11 +160,7 @@ class ExpertNet:
         The policy head is most of a pass where the action space is wide (Kingpin's 2,923
         actions against a 128-wide trunk), and a leaf needs only the value.
         """
-        np = self._np
-        h = np.asarray(x, dtype=np.float32)
-        for w, b in self.layers:
-            h = np.tanh(h @ w + b)
-        return h @ self.Wv + self.bv
+        return self._trunk(x) @ self.Wv + self.bv
 
 
 def net_path(game: Game) -> Path:
