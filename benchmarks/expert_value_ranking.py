@@ -92,6 +92,10 @@ def main() -> None:
                     help="play the reference's rollouts to the end of the game, not to the search's cut "
                          "(where the game's evaluate would otherwise judge both the reference and the "
                          "rollout estimators)")
+    ap.add_argument("--net-cuts", default="",
+                    help="comma-separated decision counts d: adds 'k rollouts cut after d, network "
+                         "there' for k = 1, 4 (any game; a search whose rollouts stop early could "
+                         "run more of them)")
     args = ap.parse_args()
     game = make(args.game, players=args.players)
     net = load_net(game, args.net)
@@ -141,9 +145,22 @@ def main() -> None:
 
         return rollout(obs, a, depth, mixed)
 
+    def net_at(me):
+        def at(s):  # the network's value of the state for every seat (seat me's column only read)
+            nv = min(1.0, max(0.0, float(net.value(game.observation_tensor(s, me))[0])))
+            return [lo + nv / scale] * n
+        return at
+
     ests = ["random (for scale)", "network, 1 sample", f"network, mean of {args.net_samples}"] + [f"{k} rollouts" for k in (1, 2, 4, 8)]
     cuts = {"1 rollout, network at the cut": 0.0, "1 rollout, half and half": 0.5} if depth is not None else {}
     ests += list(cuts)
+    net_cuts = {}
+    for d in (int(x) for x in args.net_cuts.split(",") if x.strip()):
+        for k in (1, 4):
+            net_cuts[f"{k} rollouts cut at {d}, net"] = (k, d)
+    ests += list(net_cuts)
+    cost = {e: 0.0 for e in ests}
+    calls = {e: 0 for e in ests}
     hit = {e: 0 for e in ests}
     regret: dict[str, list[float]] = {e: [] for e in ests}
     corr: dict[str, list[float]] = {e: [] for e in ests}
@@ -155,15 +172,24 @@ def main() -> None:
         ref = {a: statistics.fmean(rollout(obs, a, ref_cut) for _ in range(args.reference)) for a in legal}
         best = max(ref.values())
         spread.append(best - min(ref.values()))
-        vals = {
-            ests[0]: {a: rng.random() for a in legal},
-            ests[1]: {a: net_value(obs, a) for a in legal},
-            ests[2]: {a: statistics.fmean(net_value(obs, a) for _ in range(args.net_samples)) for a in legal},
-        }
+        vals = {}
+
+        def timed(e, fn):
+            t0 = time.process_time()
+            vals[e] = {a: fn(a) for a in legal}
+            cost[e] += time.process_time() - t0
+            calls[e] += len(legal)
+
+        timed(ests[0], lambda a: rng.random())
+        timed(ests[1], lambda a: net_value(obs, a))
+        timed(ests[2], lambda a: statistics.fmean(net_value(obs, a) for _ in range(args.net_samples)))
         for k, e in zip((1, 2, 4, 8), ests[3:7]):
-            vals[e] = {a: statistics.fmean(rollout(obs, a) for _ in range(k)) for a in legal}
+            timed(e, lambda a, k=k: statistics.fmean(rollout(obs, a) for _ in range(k)))
         for e, w in cuts.items():
-            vals[e] = {a: cut_value(obs, a, w) for a in legal}
+            timed(e, lambda a, w=w: cut_value(obs, a, w))
+        for e, (k, d) in net_cuts.items():
+            at = net_at(obs.player)
+            timed(e, lambda a, k=k, d=d, at=at: statistics.fmean(rollout(obs, a, d, at) for _ in range(k)))
         for e in ests:
             v = vals[e]
             pick = max(legal, key=lambda a: (v[a], rng.random()))
@@ -177,10 +203,11 @@ def main() -> None:
           f"{' to the end' if ref_cut is None else f' cut after {ref_cut} decisions'}, "
           f"{cpu:.0f} CPU s; the reference's best move is worth {statistics.fmean(spread):.3f} more "
           "than its worst on average")
-    print(f"{'estimator':<26} {'best move':>10} {'mean regret':>12} {'rank corr.':>11}")
+    print(f"{'estimator':<28} {'best move':>10} {'mean regret':>12} {'rank corr.':>11} {'CPU ms a move':>14}")
     for e in ests:
         c = statistics.fmean(corr[e]) if corr[e] else float("nan")
-        print(f"{e:<26} {hit[e] / len(pts):>10.1%} {statistics.fmean(regret[e]):>12.4f} {c:>11.3f}")
+        ms = 1000 * cost[e] / max(calls[e], 1)
+        print(f"{e:<28} {hit[e] / len(pts):>10.1%} {statistics.fmean(regret[e]):>12.4f} {c:>11.3f} {ms:>14.3f}")
 
 
 if __name__ == "__main__":

@@ -278,6 +278,67 @@ def test_value_visits_counts_the_network_as_k_rollouts_that_fade(tiny_net: Path)
     assert parse_expert("expert/value_visits=4").value_visits == 4.0
 
 
+def test_cut_net_values_a_rollout_by_the_network_after_depth_decisions(tiny_net: Path) -> None:
+    """``depth=d/cut=net``: a rollout stops after d decisions and the network values the
+    state there (every seat's column, rotated from the acting seat's); at a chance node the
+    rollout draws on. ``cut=evaluate`` (the default) asks the game, and King's Kilt has no
+    estimate, so its rollouts go to the end."""
+    from kingmaker.agents.bench import decision_points
+    from kingmaker.agents.expert import _net_evaluate
+
+    game = kingmaker.make("kings-kilt", 2)
+    net = ExpertNet.load(tiny_net)
+
+    class Seats:  # the acting seat's value 0.9, the other seat's 0.2
+        def __call__(self, x):
+            logits, v = net(x)
+            return logits, self.value(x)
+
+        def value(self, x):
+            return np.array([0.9, 0.2], dtype=np.float32)
+
+    lo, hi = game.info.min_return, game.info.max_return
+    evaluate = _net_evaluate(game, Seats(), lo, 1.0 / (hi - lo))
+    points = decision_points(game, 4)
+    for s, p in points:
+        want = [lo + (0.9 if q == p else 0.2) * (hi - lo) for q in range(2)]
+        assert evaluate(s) == pytest.approx(want)
+    chance = game.new_initial_state()
+    assert game.current_player(chance) == kingmaker.CHANCE and evaluate(chance) is None
+
+    class Three:  # three seats: the acting seat 0.9, the next one 0.2, the one after 0.5
+        def value(self, x):
+            return np.array([0.9, 0.2, 0.5], dtype=np.float32)
+
+    g3 = kingmaker.make("kings-kilt", 3)
+    evaluate3 = _net_evaluate(g3, Three(), lo, 1.0 / (hi - lo))
+    for s, p in decision_points(g3, 4):
+        want = {p: 0.9, (p + 1) % 3: 0.2, (p + 2) % 3: 0.5}
+        assert evaluate3(s) == pytest.approx([lo + want[q] * (hi - lo) for q in range(3)])
+
+    class Constant(Seats):  # every seat 0.37
+        def value(self, x):
+            return np.array([0.37, 0.37], dtype=np.float32)
+
+    s, p = points[1]
+
+    def decide(cfg: ExpertConfig) -> dict:
+        obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),
+                          lambda rng: game.sample_hidden(s, p, rng), random.Random(5))
+        agent = ExpertAgent(Constant(), cfg)
+        agent.act(obs)
+        return agent.last.values
+
+    base = ExpertConfig(iterations=30, select="ucb", value_visits=4.0, opponents="own", depth=0)
+    cut = decide(replace(base, cut="net"))
+    assert cut and all(v == pytest.approx(0.37) for v in cut.values())  # every rollout: the network
+    to_end = decide(base)  # cut=evaluate: King's Kilt has no estimate, the rollouts end the game
+    assert any(v != pytest.approx(0.37) for v in to_end.values())
+    assert parse_expert("expert/depth=8/cut=net", game).cut == "net"
+    with pytest.raises(GameError, match="evaluate or net"):
+        parse_expert("expert/cut=heuristic")
+
+
 def test_replies_is_hards_maxmin_with_the_networks_value_at_every_cut() -> None:
     """``replies=k``: hard's max-min search (Kingpin's ``hard``), every line cut by the game's
     ``evaluate`` valued ``mix * evaluate + (1 - mix) * the network's value`` there."""

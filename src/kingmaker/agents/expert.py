@@ -216,6 +216,9 @@ class ExpertConfig:
             guides the first visits and its error fades as rollouts come in (None: ``mix``).
         depth: rollout decisions before the game's ``evaluate`` may end a rollout
             (None: to the end); only used when ``mix > 0``.
+        cut: what values a rollout stopped after ``depth`` decisions: ``evaluate`` (the
+            game's estimate; where it has none the rollout goes on) or ``net`` (the
+            network's value at the first decision past the cut: a shorter, cheaper rollout).
         opponents: ``public`` keys other players' information sets by the spectator's
             view, ``own`` by their own (as in ``SearchConfig``).
         noise: the Dirichlet noise share of the root prior (self-play training only).
@@ -242,6 +245,7 @@ class ExpertConfig:
     mix: float = 0.0
     value_visits: float | None = None
     depth: int | None = None
+    cut: str = "evaluate"
     opponents: str = "public"
     noise: float = 0.0
     alpha: float = 0.3
@@ -263,6 +267,8 @@ class ExpertConfig:
             raise GameError("puct and alpha must be positive")
         if self.depth is not None and self.depth < 0:
             raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
+        if self.cut not in ("evaluate", "net"):
+            raise GameError(f"cut {self.cut!r} is not known; use evaluate or net", allowed=["evaluate", "net"])
         if self.select not in ("puct", "ucb"):
             raise GameError(f"select {self.select!r} is not known; use puct or ucb", allowed=["puct", "ucb"])
         if self.exploration < 0:
@@ -300,6 +306,7 @@ _FIELDS = {
     "mix": float,
     "value_visits": float,
     "depth": int,
+    "cut": str,
     "opponents": str,
     "noise": float,
     "alpha": float,
@@ -460,8 +467,8 @@ class ExpertAgent(ISMCTSAgent):
         fade = cfg.value_visits is not None  # the network's value kept apart, as a prior
         rollout = _policy(game, "heuristic", 0.0, rng) if mix > 0 or fade else None
         kv = cfg.value_visits or 0.0  # the network's weight in an edge's value (0: the mean alone)
-        evaluate = game.evaluate
         tensor = game.observation_tensor
+        evaluate = game.evaluate if cfg.cut == "evaluate" else _net_evaluate(game, net, lo, scale)
         info_key = game.information_state_string
         start = time.perf_counter()
         deadline = None if cfg.seconds is None else start + cfg.seconds
@@ -561,6 +568,24 @@ class ExpertAgent(ISMCTSAgent):
             iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values
         )
         return max(legal, key=lambda a: (visits[a], root.prior(a), -a))
+
+
+def _net_evaluate(game: Game, net: ExpertNet, lo: float, scale: float) -> Any:
+    """An ``evaluate`` for rollouts cut by the network (``cut=net``): every seat's value, in
+    the game's returns, from the acting seat's observation tensor; None at a chance node
+    (the rollout draws on to the next decision)."""
+    n = game.num_players
+    tensor = game.observation_tensor
+
+    def evaluate(s: Any) -> list[float] | None:
+        cp = game.current_player(s)
+        if cp == CHANCE:
+            return None
+        q = cp if cp >= 0 else game.acting_players(s)[0]
+        v = net.value(tensor(s, q))
+        return [lo + min(1.0, max(0.0, float(v[(p - q) % n]))) / scale for p in range(n)]
+
+    return evaluate
 
 
 def _q(edge: list, kv: float) -> float:
