@@ -172,24 +172,25 @@ def main() -> None:
         ref = {a: statistics.fmean(rollout(obs, a, ref_cut) for _ in range(args.reference)) for a in legal}
         best = max(ref.values())
         spread.append(best - min(ref.values()))
+        fns = {
+            ests[0]: lambda obs, a: rng.random(),
+            ests[1]: net_value,
+            ests[2]: lambda obs, a: statistics.fmean(net_value(obs, a) for _ in range(args.net_samples)),
+        }
+        for k, e in zip((1, 2, 4, 8), ests[3:7]):
+            fns[e] = lambda obs, a, k=k: statistics.fmean(rollout(obs, a) for _ in range(k))
+        for e, w in cuts.items():
+            fns[e] = lambda obs, a, w=w: cut_value(obs, a, w)
+        for e, (k, d) in net_cuts.items():
+            fns[e] = lambda obs, a, k=k, d=d: statistics.fmean(
+                rollout(obs, a, d, net_at(obs.player)) for _ in range(k)
+            )
         vals = {}
-
-        def timed(e, fn):
+        for e, fn in fns.items():
             t0 = time.process_time()
-            vals[e] = {a: fn(a) for a in legal}
+            vals[e] = {a: fn(obs, a) for a in legal}
             cost[e] += time.process_time() - t0
             calls[e] += len(legal)
-
-        timed(ests[0], lambda a: rng.random())
-        timed(ests[1], lambda a: net_value(obs, a))
-        timed(ests[2], lambda a: statistics.fmean(net_value(obs, a) for _ in range(args.net_samples)))
-        for k, e in zip((1, 2, 4, 8), ests[3:7]):
-            timed(e, lambda a, k=k: statistics.fmean(rollout(obs, a) for _ in range(k)))
-        for e, w in cuts.items():
-            timed(e, lambda a, w=w: cut_value(obs, a, w))
-        for e, (k, d) in net_cuts.items():
-            at = net_at(obs.player)
-            timed(e, lambda a, k=k, d=d, at=at: statistics.fmean(rollout(obs, a, d, at) for _ in range(k)))
         for e in ests:
             v = vals[e]
             pick = max(legal, key=lambda a: (v[a], rng.random()))
