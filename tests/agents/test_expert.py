@@ -511,3 +511,33 @@ def test_imitation_teaches_the_policy_the_heuristics_move_in_value_only_games() 
     assert seen > 10
     data = _to_arrays(game, [taught])
     assert data["has"].sum() == seen and np.allclose(data["pi"][data["has"] > 0].sum(axis=1), 1.0)
+
+
+def test_value_rollouts_average_the_outcome_with_k_rollouts_from_each_decision(monkeypatch) -> None:
+    """``value_rollouts=k``: in value-only games each decision's value target is the mean of
+    the game's outcome and k heuristic rollouts from its state, rotated to the seat's point
+    of view as the outcome is; the games played are the same as without it."""
+    from kingmaker.agents import train_expert as te
+
+    base = dict(game="kings-kilt", players=3, games=0, value_games=1, imitate=True, seed=2)
+    game = kingmaker.make("kings-kilt", 3)
+    plain = play_game(ExpertTrainConfig(**base), 0, 0, None)
+    real = play_game(ExpertTrainConfig(**base, value_rollouts=2), 0, 0, None)
+    assert real[1] == plain[1] and len(real[0]) == len(plain[0])
+    for a, b in zip(real[0], plain[0]):
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]  # the same game, decision by decision
+        assert len(a[4]) == 3 and all(0.0 <= v <= 1.0 for v in a[4])
+    lo, hi = game.info.min_return, game.info.max_return
+    w = min(range(3), key=lambda i: plain[1][i])  # a seat that lost the game wins every rollout
+    monkeypatch.setattr(te, "_roll", lambda *args: tuple(hi if i == w else lo for i in range(3)))
+    fixed = play_game(ExpertTrainConfig(**base, value_rollouts=3), 0, 0, None)
+    r = fixed[1]
+    want = [(r[i] + 3 * (i == w)) / 4 for i in range(3)]
+    assert all(d[4] == pytest.approx(want) for d in fixed[0])
+    data = _to_arrays(game, [fixed])
+    for (_x, p, *_), z in zip(fixed[0], data["z"]):
+        assert z == pytest.approx([want[(p + k) % 3] for k in range(3)])  # column k: k seats after p
+    assert not np.allclose(data["z"], _to_arrays(game, [plain])["z"])
+    with pytest.raises(GameError, match="competitive"):
+        play_game(ExpertTrainConfig(game="gangs-of-green-city", players=2, games=0, value_games=1,
+                                    value_rollouts=2), 0, 0, None)

@@ -52,19 +52,27 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 from ..core.api import CHANCE, TERMINAL  # noqa: E402
+from ..core.errors import GameError  # noqa: E402
 from ..core.match import Match, Observation, sample_chance  # noqa: E402
 from ..core.registry import make  # noqa: E402
 from ..rl.policy import MaskedPolicy  # noqa: E402
 from ..rl.train import Adam, _clip  # noqa: E402
-from .expert import NETS_DIR, ExpertAgent, ExpertConfig, ExpertNet  # noqa: E402
-from .search import ISMCTSAgent, parse_level  # noqa: E402
+from .expert import NETS_DIR, ExpertAgent, ExpertConfig, ExpertNet, _roll  # noqa: E402
+from .search import ISMCTSAgent, _policy, parse_level  # noqa: E402
 
 __all__ = ["ExpertTrainConfig", "expert_gradients", "play_game", "train_expert"]
 
 
 @dataclass
 class ExpertTrainConfig:
-    """Knobs of ``train_expert``."""
+    """Knobs of ``train_expert``.
+
+    ``value_rollouts=k``: in the value-only games (``value_games``), every decision's value
+    target is the mean of the game's outcome and k heuristic rollouts from the decision's
+    state (the true one, so the hidden cards are dealt as the game dealt them): a target
+    with a (k + 1)th of the outcome's variance, of the same quantity (the heuristic's
+    expected return). Competitive games only.
+    """
 
     game: str = "kings-kilt"
     players: int = 2
@@ -76,6 +84,7 @@ class ExpertTrainConfig:
     search_share: float = 0.25
     expert_share: float = 0.5
     value_games: int = 0
+    value_rollouts: int = 0
     imitate: bool = False
     hidden: tuple[int, ...] = (128, 128)
     lr: float = 1e-3
@@ -118,6 +127,18 @@ def play_game(
     s = game.new_initial_state()
     decisions: list[tuple[np.ndarray, int, dict[int, int] | None, int]] = []
     steps = 0
+    k = cfg.value_rollouts if index >= cfg.games else 0
+    if k and game.info.cooperative:
+        raise GameError(
+            "value_rollouts is for competitive games: a co-operative game's value target "
+            "credits the team's survival, which a rollout does not measure; use 0"
+        )
+    lo, hi = game.info.min_return, game.info.max_return
+    scale = 1.0 / (hi - lo) if hi > lo else 1.0
+    sums: list[list[float]] = []  # per decision, the sum of its k rollouts' scaled returns
+    if k:
+        roll_rng = random.Random(seed ^ 0x5EED)  # apart from the game's stream: the same games
+        roll_policy = _policy(game, "heuristic", 0.0, roll_rng)
     while True:
         cp = game.current_player(s)
         if cp == TERMINAL:
@@ -127,7 +148,17 @@ def play_game(
             steps += 1
             continue
         players = (cp,) if cp >= 0 else tuple(game.acting_players(s))
+        here = None
+        if k:
+            here = [0.0] * game.num_players
+            for _ in range(k):
+                z = _roll(game, s, roll_policy, None, None, roll_rng, game.info.max_game_length)
+                if z is None:
+                    raise GameError(f"{game.name}: a rollout did not end within the game's length")
+                here = [a + (b - lo) * scale for a, b in zip(here, z)]
         for p in players:
+            if here is not None:
+                sums.append(here)
             legal = game.legal_actions(s, p)
             x = np.asarray(game.observation_tensor(s, p), dtype=np.float32)
             visits = None
@@ -153,9 +184,11 @@ def play_game(
             decisions.append((x, p, visits, len(legal)))
             s = game.apply(s, a, p)
             steps += 1
-    lo, hi = game.info.min_return, game.info.max_return
-    scale = 1.0 / (hi - lo) if hi > lo else 1.0
     r = [(v - lo) * scale for v in game.returns(s)]
+    if k:  # each decision's own target: the mean of the outcome and its k rollouts
+        decisions = [
+            (*d, [(a + b) / (k + 1) for a, b in zip(r, own)]) for d, own in zip(decisions, sums)
+        ]
     if game.info.cooperative:
         team = sum(r) / len(r)
         if team < 1.0:
@@ -197,9 +230,10 @@ def _to_arrays(game: Any, games: list[tuple[list, list[float], float]]) -> dict[
     na = game.info.num_distinct_actions
     xs, pis, has, zs, masks = [], [], [], [], []
     for decisions, r, _ in games:
-        for x, p, visits, _k in decisions:
+        for x, p, visits, _k, *own in decisions:
+            rr = own[0] if own else r  # a decision's own target (value_rollouts), else the game's
             xs.append(x)
-            zs.append([r[(p + k) % n] for k in range(n)])
+            zs.append([rr[(p + k) % n] for k in range(n)])
             pi = np.zeros(na, dtype=np.float32)
             m = np.zeros(na, dtype=np.int8)
             if visits:
@@ -440,6 +474,7 @@ _INT_SETTINGS = (
         "minibatch",
         "window",
         "value_games",
+        "value_rollouts",
         "eval_games",
         "eval_iterations",
         "jobs",
