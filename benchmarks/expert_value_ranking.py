@@ -10,6 +10,8 @@ sampler, never the true state):
   (as the search reads it at a leaf), and averaged over ``--net-samples`` of them;
 * k rollouts: the mean of k fresh heuristic rollouts after the move, for k = 1, 2, 4, 8;
 * random: a random value (what choosing blindly scores);
+* network, own tensor: the seat's value from its own observation tensor after the move
+  (which holds its hidden cards; the search reads the acting seat's);
 * in games whose search cuts its rollouts (a ``depth`` hint: Kingpin, Kingpins), one
   rollout cut there and valued by the network instead of the game's ``evaluate``, and by
   half of each: the leaf of ``ismcts:expert/replies=k`` (hard's max-min search with the
@@ -130,6 +132,14 @@ def main() -> None:
         _, v = net(game.observation_tensor(s, q))
         return min(1.0, max(0.0, float(v[(obs.player - q) % n])))
 
+    def own_value(obs, a) -> float:
+        """The network's value for the seat from the seat's own tensor after the move (which
+        holds the seat's hidden cards), where ``net_value`` reads the acting seat's."""
+        s = after(obs, a)
+        if game.current_player(s) == TERMINAL:
+            return (game.returns(s)[obs.player] - lo) * scale
+        return min(1.0, max(0.0, float(net.value(game.observation_tensor(s, obs.player))[0])))
+
     def cut_value(obs, a, w: float) -> float:
         """One rollout to the search's cut, valued ``w * evaluate + (1 - w) * network`` there."""
         me = obs.player
@@ -154,6 +164,8 @@ def main() -> None:
     ests = ["random (for scale)", "network, 1 sample", f"network, mean of {args.net_samples}"] + [f"{k} rollouts" for k in (1, 2, 4, 8)]
     cuts = {"1 rollout, network at the cut": 0.0, "1 rollout, half and half": 0.5} if depth is not None else {}
     ests += list(cuts)
+    owns = ["network, own tensor", f"network, own tensor, mean of {args.net_samples}"]
+    ests += owns
     net_cuts = {}
     for d in (int(x) for x in args.net_cuts.split(",") if x.strip()):
         for k in (1, 4):
@@ -181,6 +193,8 @@ def main() -> None:
             fns[e] = lambda obs, a, k=k: statistics.fmean(rollout(obs, a) for _ in range(k))
         for e, w in cuts.items():
             fns[e] = lambda obs, a, w=w: cut_value(obs, a, w)
+        fns[owns[0]] = own_value
+        fns[owns[1]] = lambda obs, a: statistics.fmean(own_value(obs, a) for _ in range(args.net_samples))
         for e, (k, d) in net_cuts.items():
             fns[e] = lambda obs, a, k=k, d=d: statistics.fmean(
                 rollout(obs, a, d, net_at(obs.player)) for _ in range(k)

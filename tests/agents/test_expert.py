@@ -339,6 +339,41 @@ def test_cut_net_values_a_rollout_by_the_network_after_depth_decisions(tiny_net:
         parse_expert("expert/cut=heuristic")
 
 
+def test_values_own_reads_each_seats_value_from_its_own_tensor(tiny_net: Path) -> None:
+    """``values=own``: a new node values every seat from that seat's own observation tensor
+    (column 0 of its pass); ``acting`` (the default) reads every seat's column off the
+    acting seat's tensor."""
+    from kingmaker.agents.bench import decision_points
+
+    game = kingmaker.make("kings-kilt", 2)
+    net = ExpertNet.load(tiny_net)
+
+    class Split:  # whoever's tensor it reads: "I win, you lose"
+        def __call__(self, x):
+            return net(x)[0], self.value(x)
+
+        def value(self, x):
+            return np.array([0.9, 0.1], dtype=np.float32)
+
+    s, p = decision_points(game, 4)[0]  # every move hands the turn on (after a card is drawn)
+
+    def values(cfg: ExpertConfig) -> dict:
+        obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),
+                          lambda rng: game.sample_hidden(s, p, rng), random.Random(5))
+        agent = ExpertAgent(Split(), cfg)
+        agent.act(obs)
+        return agent.last.values
+
+    base = ExpertConfig(iterations=30, select="ucb", mix=0.0, opponents="own")
+    own = values(replace(base, values="own"))
+    assert own and all(v == pytest.approx(0.9) for v in own.values())  # the seat's own pass
+    acting = values(base)  # where the rival acts at the leaf, the seat's column of the rival's pass
+    assert any(v < 0.5 for v in acting.values())
+    assert parse_expert("expert/values=own").values == "own"
+    with pytest.raises(GameError, match="acting or own"):
+        parse_expert("expert/values=mine")
+
+
 def test_replies_is_hards_maxmin_with_the_networks_value_at_every_cut() -> None:
     """``replies=k``: hard's max-min search (Kingpin's ``hard``), every line cut by the game's
     ``evaluate`` valued ``mix * evaluate + (1 - mix) * the network's value`` there."""

@@ -219,6 +219,9 @@ class ExpertConfig:
         cut: what values a rollout stopped after ``depth`` decisions: ``evaluate`` (the
             game's estimate; where it has none the rollout goes on) or ``net`` (the
             network's value at the first decision past the cut: a shorter, cheaper rollout).
+        values: how a new node values every seat: ``acting`` (one pass on the acting seat's
+            observation tensor, every seat's column of it) or ``own`` (each seat's value
+            from its own tensor, which holds its own hidden cards: one pass a seat).
         opponents: ``public`` keys other players' information sets by the spectator's
             view, ``own`` by their own (as in ``SearchConfig``).
         noise: the Dirichlet noise share of the root prior (self-play training only).
@@ -246,6 +249,7 @@ class ExpertConfig:
     value_visits: float | None = None
     depth: int | None = None
     cut: str = "evaluate"
+    values: str = "acting"
     opponents: str = "public"
     noise: float = 0.0
     alpha: float = 0.3
@@ -269,6 +273,8 @@ class ExpertConfig:
             raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
         if self.cut not in ("evaluate", "net"):
             raise GameError(f"cut {self.cut!r} is not known; use evaluate or net", allowed=["evaluate", "net"])
+        if self.values not in ("acting", "own"):
+            raise GameError(f"values {self.values!r} is not known; use acting or own", allowed=["acting", "own"])
         if self.select not in ("puct", "ucb"):
             raise GameError(f"select {self.select!r} is not known; use puct or ucb", allowed=["puct", "ucb"])
         if self.exploration < 0:
@@ -307,6 +313,7 @@ _FIELDS = {
     "value_visits": float,
     "depth": int,
     "cut": str,
+    "values": str,
     "opponents": str,
     "noise": float,
     "alpha": float,
@@ -473,9 +480,15 @@ class ExpertAgent(ISMCTSAgent):
         start = time.perf_counter()
         deadline = None if cfg.seconds is None else start + cfg.seconds
 
+        own_values = cfg.values == "own"
+
         def expand(s: Any, p: int, acts: list[int]) -> tuple[_Node, list[float]]:
             logits, v = net(tensor(s, p))
             vals = [min(1.0, max(0.0, float(v[(q - p) % n]))) for q in range(n)]
+            if own_values:  # each other seat's value from its own tensor (its own hidden cards)
+                for q in range(n):
+                    if q != p:
+                        vals[q] = min(1.0, max(0.0, float(net.value(tensor(s, q))[0])))
             return _Node(logits, acts, vals[p]), vals
 
         s0 = obs.sample(random.Random(0))
