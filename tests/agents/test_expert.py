@@ -278,6 +278,15 @@ def test_value_visits_counts_the_network_as_k_rollouts_that_fade(tiny_net: Path)
     assert parse_expert("expert/value_visits=4").value_visits == 4.0
 
 
+def root_values(game, s, p: int, net, cfg: ExpertConfig) -> dict:
+    """The root values of one expert search of ``net`` from seat p's view of ``s``."""
+    obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),
+                      lambda rng: game.sample_hidden(s, p, rng), random.Random(5))
+    agent = ExpertAgent(net, cfg)
+    agent.act(obs)
+    return agent.last.values
+
+
 def test_cut_net_values_a_rollout_by_the_network_after_depth_decisions(tiny_net: Path) -> None:
     """``depth=d/cut=net``: a rollout stops after d decisions and the network values the
     state there (every seat's column, rotated from the acting seat's); at a chance node the
@@ -321,15 +330,11 @@ def test_cut_net_values_a_rollout_by_the_network_after_depth_decisions(tiny_net:
             return np.array([0.37, 0.37], dtype=np.float32)
 
     s, p = points[1]
+    base = ExpertConfig(iterations=30, select="ucb", value_visits=4.0, opponents="own", depth=0)
 
     def decide(cfg: ExpertConfig) -> dict:
-        obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),
-                          lambda rng: game.sample_hidden(s, p, rng), random.Random(5))
-        agent = ExpertAgent(Constant(), cfg)
-        agent.act(obs)
-        return agent.last.values
+        return root_values(game, s, p, Constant(), cfg)
 
-    base = ExpertConfig(iterations=30, select="ucb", value_visits=4.0, opponents="own", depth=0)
     cut = decide(replace(base, cut="net"))
     assert cut and all(v == pytest.approx(0.37) for v in cut.values())  # every rollout: the network
     to_end = decide(base)  # cut=evaluate: King's Kilt has no estimate, the rollouts end the game
@@ -358,11 +363,7 @@ def test_values_own_reads_each_seats_value_from_its_own_tensor(tiny_net: Path) -
     s, p = decision_points(game, 4)[0]  # every move hands the turn on (after a card is drawn)
 
     def values(cfg: ExpertConfig) -> dict:
-        obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),
-                          lambda rng: game.sample_hidden(s, p, rng), random.Random(5))
-        agent = ExpertAgent(Split(), cfg)
-        agent.act(obs)
-        return agent.last.values
+        return root_values(game, s, p, Split(), cfg)
 
     base = ExpertConfig(iterations=30, select="ucb", mix=0.0, opponents="own")
     own = values(replace(base, values="own"))
