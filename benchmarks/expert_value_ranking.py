@@ -33,7 +33,7 @@ import statistics
 import time
 
 from kingmaker.agents import make_agent
-from kingmaker.agents.expert import _roll, load_net
+from kingmaker.agents.expert import _net_evaluate, _roll, _unit, load_net
 from kingmaker.agents.search import _policy
 from kingmaker.core.api import CHANCE, TERMINAL
 from kingmaker.core.match import Match, sample_chance
@@ -130,7 +130,11 @@ def main() -> None:
             return (game.returns(s)[obs.player] - lo) * scale
         q = cp if cp >= 0 else game.acting_players(s)[0]
         _, v = net(game.observation_tensor(s, q))
-        return min(1.0, max(0.0, float(v[(obs.player - q) % n])))
+        return _unit(v[(obs.player - q) % n])
+
+    def seat_value(s, me) -> float:
+        """The network's value for seat ``me`` from its own tensor of ``s``."""
+        return _unit(net.value(game.observation_tensor(s, me))[0])
 
     def own_value(obs, a) -> float:
         """The network's value for the seat from the seat's own tensor after the move (which
@@ -138,7 +142,7 @@ def main() -> None:
         s = after(obs, a)
         if game.current_player(s) == TERMINAL:
             return (game.returns(s)[obs.player] - lo) * scale
-        return min(1.0, max(0.0, float(net.value(game.observation_tensor(s, obs.player))[0])))
+        return seat_value(s, obs.player)
 
     def cut_value(obs, a, w: float) -> float:
         """One rollout to the search's cut, valued ``w * evaluate + (1 - w) * network`` there."""
@@ -148,18 +152,13 @@ def main() -> None:
             est = game.evaluate(s)
             if est is None:
                 return None
-            nv = min(1.0, max(0.0, float(net.value(game.observation_tensor(s, me))[0])))
             out = list(est)
-            out[me] = w * est[me] + (1 - w) * (lo + nv / scale)
+            out[me] = w * est[me] + (1 - w) * (lo + seat_value(s, me) / scale)
             return out
 
         return rollout(obs, a, depth, mixed)
 
-    def net_at(me):
-        def at(s):  # the network's value of the state for every seat (seat me's column only read)
-            nv = min(1.0, max(0.0, float(net.value(game.observation_tensor(s, me))[0])))
-            return [lo + nv / scale] * n
-        return at
+    at_cut = _net_evaluate(game, net, lo, scale)  # the search's cut=net, as it reads the network
 
     ests = ["random (for scale)", "network, 1 sample", f"network, mean of {args.net_samples}"] + [f"{k} rollouts" for k in (1, 2, 4, 8)]
     cuts = {"1 rollout, network at the cut": 0.0, "1 rollout, half and half": 0.5} if depth is not None else {}
@@ -197,7 +196,7 @@ def main() -> None:
         fns[owns[1]] = lambda obs, a: statistics.fmean(own_value(obs, a) for _ in range(args.net_samples))
         for e, (k, d) in net_cuts.items():
             fns[e] = lambda obs, a, k=k, d=d: statistics.fmean(
-                rollout(obs, a, d, net_at(obs.player)) for _ in range(k)
+                rollout(obs, a, d, at_cut) for _ in range(k)
             )
         vals = {}
         for e, fn in fns.items():

@@ -440,7 +440,7 @@ class ExpertAgent(ISMCTSAgent):
 
         def leaf(s: Any, est: float) -> float:
             v = net.value(tensor(s, me))  # (seat-relative: index 0 is the seat's own value)
-            return mix * est + (1.0 - mix) * min(1.0, max(0.0, float(v[0])))
+            return mix * est + (1.0 - mix) * _unit(v[0])
 
         clock = time.perf_counter
         start = clock()
@@ -479,16 +479,15 @@ class ExpertAgent(ISMCTSAgent):
         info_key = game.information_state_string
         start = time.perf_counter()
         deadline = None if cfg.seconds is None else start + cfg.seconds
-
         own_values = cfg.values == "own"
 
         def expand(s: Any, p: int, acts: list[int]) -> tuple[_Node, list[float]]:
             logits, v = net(tensor(s, p))
-            vals = [min(1.0, max(0.0, float(v[(q - p) % n]))) for q in range(n)]
+            vals = [_unit(v[(q - p) % n]) for q in range(n)]
             if own_values:  # each other seat's value from its own tensor (its own hidden cards)
                 for q in range(n):
                     if q != p:
-                        vals[q] = min(1.0, max(0.0, float(net.value(tensor(s, q))[0])))
+                        vals[q] = _unit(net.value(tensor(s, q))[0])
             return _Node(logits, acts, vals[p]), vals
 
         s0 = obs.sample(random.Random(0))
@@ -583,6 +582,11 @@ class ExpertAgent(ISMCTSAgent):
         return max(legal, key=lambda a: (visits[a], root.prior(a), -a))
 
 
+def _unit(x: Any) -> float:
+    """A network's value as a float within [0, 1] (the heads are not squashed)."""
+    return min(1.0, max(0.0, float(x)))
+
+
 def _net_evaluate(game: Game, net: ExpertNet, lo: float, scale: float) -> Any:
     """An ``evaluate`` for rollouts cut by the network (``cut=net``): every seat's value, in
     the game's returns, from the acting seat's observation tensor; None at a chance node
@@ -596,7 +600,7 @@ def _net_evaluate(game: Game, net: ExpertNet, lo: float, scale: float) -> Any:
             return None
         q = cp if cp >= 0 else game.acting_players(s)[0]
         v = net.value(tensor(s, q))
-        return [lo + min(1.0, max(0.0, float(v[(p - q) % n]))) / scale for p in range(n)]
+        return [lo + _unit(v[(p - q) % n]) / scale for p in range(n)]
 
     return evaluate
 
