@@ -181,6 +181,13 @@ def load_net(game: Game, path: str | Path | None = None) -> ExpertNet:
             the shipped ones), a bad file, or one made for another game.
     """
     p = Path(path).expanduser() if path else net_path(game)
+    if path and not p.is_file():
+        raise GameError(
+            f"no network file at {str(p)!r} (net= takes the path of an .npz written by "
+            f"'kingmaker train-expert'; leave net= out for the shipped network of "
+            f"{game.name} with {game.num_players} players)",
+            game=game.id,
+        )
     if not p.is_file():
         present = sorted(q.stem for q in NETS_DIR.glob("*.npz"))
         where = "shipped" if NETS_DIR == SHIPPED_NETS else f"in {NETS_DIR} (KINGMAKER_NETS)"
