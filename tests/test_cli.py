@@ -101,6 +101,26 @@ def test_menu_picks_game_players_bots_and_reprompts_a_bad_option():
     assert "is not allowed" in flat and "King's Kilt, 2 players" in flat and "Game abandoned" in flat
 
 
+def test_menu_offers_expert_where_a_network_exists_and_asks_again_for_a_bad_bot(monkeypatch, tmp_path):
+    ids = kingmaker.available_games()
+    k = ids.index("kings-kilt") + 1
+    # one person at a 3-player table: two bot seats; 'ismcts:ultra' and 'team:normal' are refused, then
+    # the expert is taken (King's Kilt ships a 3-player network).
+    r = run("menu", input=f"{k}\n3\n1\nismcts:ultra\nteam:normal\nismcts:expert\nrulebook\nquit\n")
+    assert r.exit_code == 0, r.output
+    flat = " ".join(r.output.split())
+    assert "ismcts:hard, ismcts:expert)" in flat
+    assert "no difficulty level 'ultra'" in flat and "plays co-operative games" in flat
+    assert flat.count("choose one of:") == 2 and "Game abandoned" in flat
+    # Where no network lies (here an empty directory in place of the shipped ones), expert is not offered.
+    import kingmaker.agents.expert as expert
+
+    monkeypatch.setattr(expert, "NETS_DIR", tmp_path)
+    r = run("menu", input=f"{k}\n3\n1\nheuristic\nrulebook\nquit\n")
+    flat = " ".join(r.output.split())
+    assert "ismcts:hard) [ismcts:normal]" in flat and "ismcts:expert" not in flat, r.output
+
+
 def test_quitting_a_saved_game_keeps_it_and_resume_goes_on_to_the_end(tmp_path):
     save = tmp_path / "g.json"
     r = run("play", "kings-kilt", "--players", "2", "--seed", "5", "--bot", "random", "--save", str(save),

@@ -585,17 +585,23 @@ def menu() -> None:
     n = cls.min_players if cls.min_players == cls.max_players else _ask_int(
         "Players", cls.min_players, cls.max_players, min(cls.max_players, max(cls.min_players, 3)))
     humans_n = _ask_int("How many people at this terminal", 1, n, 1)
-    from .agents import agent_kinds
+    from .agents import agent_kinds, make_agent
+    from .agents.expert import expert_players
 
     search = "team" if cls.cooperative else "ismcts"
     kinds = [k for k in agent_kinds() if k not in ("ismcts", "team")]
     if search in agent_kinds():
-        kinds += [f"{search}:{level}" for level in ("easy", "normal", "hard")]
+        levels = ("easy", "normal", "hard") + (("expert",) if n in expert_players(cls) else ())
+        kinds += [f"{search}:{level}" for level in levels]
     default_bot = f"{search}:normal" if f"{search}:normal" in kinds else "heuristic"
     bot = default_bot
-    if humans_n < n:
-        raw = click.prompt(f"Bot for the other seats ({', '.join(kinds)})", default=default_bot)
-        bot = raw.strip()
+    while humans_n < n:
+        bot = click.prompt(f"Bot for the other seats ({', '.join(kinds)})", default=default_bot).strip()
+        try:  # checked against the game with its default options: a bad spec is asked again
+            make_agent(bot, make(gid, players=n))
+            break
+        except GameError as e:
+            console.print(Text(f"{e} (choose one of: {', '.join(kinds)})", style="red"))
     options = {}
     for o in cls.options:
         while True:

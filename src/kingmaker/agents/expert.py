@@ -67,6 +67,7 @@ __all__ = [
     "ExpertConfig",
     "ExpertNet",
     "expert_agent",
+    "expert_players",
     "load_net",
     "net_path",
 ]
@@ -166,6 +167,12 @@ class ExpertNet:
 def net_path(game: Game) -> Path:
     """Returns where the shipped network for ``game``'s id and player count lives."""
     return NETS_DIR / f"{game.id}-{game.num_players}p.npz"
+
+
+def expert_players(game_cls: Any) -> list[int]:
+    """The player counts of ``game_cls`` (a game class) for which the ``expert`` level has a network."""
+    return [n for n in range(game_cls.min_players, game_cls.max_players + 1)
+            if (NETS_DIR / f"{game_cls.id}-{n}p.npz").is_file()]
 
 
 @lru_cache(maxsize=32)

@@ -76,12 +76,9 @@ def bot_levels(custom: bool = False) -> dict[str, list[str]]:
 
 def expert_players(game_cls: Any) -> list[int]:
     """The player counts of ``game_cls`` for which the ``expert`` level has a network."""
-    try:
-        from ..agents.expert import NETS_DIR
-    except ImportError:  # pragma: no cover - the agents package is part of kingmaker
-        return []
-    return [n for n in range(game_cls.min_players, game_cls.max_players + 1)
-            if (NETS_DIR / f"{game_cls.id}-{n}p.npz").is_file()]
+    from ..agents.expert import expert_players as players
+
+    return players(game_cls)
 
 
 def check_bot_spec(spec: Any, game: Any, custom: bool = False) -> str:
