@@ -34,7 +34,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     "-a",
     default="ismcts:normal,random",
     show_default=True,
-    help="One agent spec per seat, comma-separated (random, heuristic, ismcts:easy|normal|hard, "
+    help="One agent spec per seat, comma-separated (random, heuristic, ismcts:easy|normal|hard|expert, "
     "team:...; overrides as ismcts:normal/iterations=500). A short list repeats its last spec.",
 )
 @click.option("--games", "-g", type=int, default=20, show_default=True, help="Games to play.")

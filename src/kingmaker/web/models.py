@@ -89,7 +89,7 @@ class _Body(BaseModel):
 # ---- requests ------------------------------------------------------------------------------
 class SeatIn(_Body):
     kind: Literal["human", "bot"] = "human"
-    bot: BotSpec | None = Field(None, description="A bot level: random, heuristic, ismcts:easy|normal|hard, team:<level>")
+    bot: BotSpec | None = Field(None, description="A bot level: random, heuristic, ismcts:easy|normal|hard|expert, team:<level>")
     name: Name | None = None
 
 
