@@ -164,15 +164,18 @@ class ExpertNet:
         return self._trunk(x) @ self.Wv + self.bv
 
 
+def _net_file(game_id: str, players: int) -> Path:
+    return NETS_DIR / f"{game_id}-{players}p.npz"
+
+
 def net_path(game: Game) -> Path:
     """Returns where the shipped network for ``game``'s id and player count lives."""
-    return NETS_DIR / f"{game.id}-{game.num_players}p.npz"
+    return _net_file(game.id, game.num_players)
 
 
 def expert_players(game_cls: Any) -> list[int]:
     """The player counts of ``game_cls`` (a game class) for which the ``expert`` level has a network."""
-    return [n for n in range(game_cls.min_players, game_cls.max_players + 1)
-            if (NETS_DIR / f"{game_cls.id}-{n}p.npz").is_file()]
+    return [n for n in range(game_cls.min_players, game_cls.max_players + 1) if _net_file(game_cls.id, n).is_file()]
 
 
 @lru_cache(maxsize=32)
