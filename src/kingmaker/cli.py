@@ -595,14 +595,15 @@ def menu() -> None:
         kinds += [f"{search}:{level}" for level in levels]
     default_bot = f"{search}:normal" if f"{search}:normal" in kinds else "heuristic"
     bot = default_bot
-    probe = make(gid, players=n) if humans_n < n else None  # the game with its default options
-    while probe is not None:
-        bot = click.prompt(f"Bot for the other seats ({', '.join(kinds)})", default=default_bot).strip()
-        try:  # a bad spec is asked again
-            make_agent(bot, probe)
-            break
-        except GameError as e:
-            console.print(Text(f"{e} (choose one of: {', '.join(kinds)})", style="red"))
+    if humans_n < n:
+        probe = make(gid, players=n)  # the game with its default options
+        while True:
+            bot = click.prompt(f"Bot for the other seats ({', '.join(kinds)})", default=default_bot).strip()
+            try:  # a bad spec is asked again
+                make_agent(bot, probe)
+                break
+            except GameError as e:
+                console.print(Text(f"{e} (choose one of: {', '.join(kinds)})", style="red"))
     options = {}
     for o in cls.options:
         while True:
