@@ -578,3 +578,94 @@ def test_value_rollouts_average_the_outcome_with_k_rollouts_from_each_decision(m
     with pytest.raises(GameError, match="competitive"):
         play_game(ExpertTrainConfig(game="gangs-of-green-city", players=2, games=0, value_games=1,
                                     value_rollouts=2), 0, 0, None)
+
+
+def test_child_values_make_a_value_row_of_each_well_visited_root_move() -> None:
+    """``child_values=m`` (docs/expert.md, "Search values as targets"): each root move the
+    search visited m times or more becomes a value row, the tensor after the move with the
+    search's mean value of the move as the mover's target; only the mover's column is
+    trained (its mask carries ``child_weight``), and the next seat to act gets the same row
+    from its own tensor."""
+    from kingmaker.agents.train_expert import _child_rows
+
+    game = kingmaker.make("kings-kilt", 3)
+    rng = random.Random(5)
+    s = game.new_initial_state()
+    while game.current_player(s) < 0:
+        from kingmaker.core.match import sample_chance
+
+        s = game.apply(s, sample_chance(game.chance_outcomes(s), rng))
+    p = game.current_player(s)
+    legal = list(game.legal_actions(s, p))
+    assert len(legal) >= 2
+    a, b = legal[0], legal[1]
+    rows = _child_rows(game, s, p, {a: 9, b: 2}, {a: 0.75, b: 0.1}, least=5, weight=3.0)
+    after = game.apply(s, a, p)
+    q = game.current_player(after)
+    assert len(rows) == (2 if q >= 0 and q != p else 1)  # b was visited too little
+    x, seat, visits, k, target, mask = rows[0]
+    assert seat == p and visits is None and k == 0
+    assert np.array_equal(x, np.asarray(game.observation_tensor(after, p), dtype=np.float32))
+    assert target[p] == 0.75 and mask == [3.0 if i == p else 0.0 for i in range(3)]
+    data = _to_arrays(game, [(rows, [0.0, 0.0, 1.0], 0.0)])
+    for (_x, seat, *_), z, zm in zip(rows, data["z"], data["zm"]):
+        col = (p - seat) % 3  # the mover's column in the row's seat-relative order
+        assert z[col] == pytest.approx(0.75) and zm[col] == 3.0 and zm.sum() == 3.0
+    assert data["has"].sum() == 0  # value rows only: nothing for the policy
+
+
+def test_child_values_leave_the_game_played_unchanged() -> None:
+    """The rows are extra: the same seed plays the same game, decision by decision, with the
+    search's move values appended as rows after its decisions."""
+    base = dict(game="kings-kilt", players=2, games=1, search_share=1.0, teacher_iterations=24, seed=3)
+    plain = play_game(ExpertTrainConfig(**base), 0, 0, None)
+    more = play_game(ExpertTrainConfig(**base, child_values=4, child_weight=2.0), 0, 0, None)
+    assert more[1] == plain[1]
+    n = len(plain[0])
+    for a, b in zip(more[0][:n], plain[0]):
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+    extra = more[0][n:]
+    assert extra and all(len(r) == 6 and r[2] is None for r in extra)
+    for _x, _seat, _v, _k, target, mask in extra:
+        mover = [i for i, w in enumerate(mask) if w]
+        assert len(mover) == 1 and mask[mover[0]] == 2.0 and 0.0 <= target[mover[0]] <= 1.0
+
+
+def test_the_value_mask_trains_only_the_columns_it_names() -> None:
+    """``expert_gradients(..., zm=...)``: a column with mask 0 has no say in the loss or the
+    gradient; an all-ones mask is the plain loss."""
+    game = kingmaker.make("kings-kilt", 2)
+    net = ExpertNet.for_game(game, (6,), seed=1)
+    rng = np.random.default_rng(1)
+    b, na = 4, game.info.num_distinct_actions
+    x = rng.normal(size=(b, net.obs_size)).astype(np.float32)
+    mask = np.zeros((b, na), dtype=np.int8)
+    mask[:, :3] = 1
+    pi = np.zeros((b, na), dtype=np.float32)
+    pi[:, 0] = 1.0
+    has = np.ones(b, dtype=np.float32)
+    z = rng.random((b, 2)).astype(np.float32)
+    zm = np.array([[1, 0], [1, 0], [0, 1], [1, 1]], dtype=np.float32)
+    g1, s1 = expert_gradients(net, x, mask, pi, has, z, zm=zm)
+    z2 = z.copy()
+    z2[zm == 0] = 1.0 - z2[zm == 0]  # change only the untrained targets
+    g2, s2 = expert_gradients(net, x, mask, pi, has, z2, zm=zm)
+    assert s1["value_loss"] == pytest.approx(s2["value_loss"])
+    for k in g1:
+        assert np.allclose(g1[k], g2[k]), k
+    g3, s3 = expert_gradients(net, x, mask, pi, has, z2, zm=np.ones_like(z))
+    assert s3["value_loss"] != pytest.approx(s1["value_loss"])
+    g4, s4 = expert_gradients(net, x, mask, pi, has, z2)
+    assert s4 == s3 and all(np.array_equal(g3[k], g4[k]) for k in g3)
+
+
+def test_the_teacher_may_be_hard_and_nothing_else_unknown() -> None:
+    """``teacher``: generation 0 searches as ``normal`` or ``hard``, one search, no time cap."""
+    from kingmaker.agents.train_expert import _teacher_config
+
+    game = kingmaker.make("kings-kilt", 2)
+    cfg = _teacher_config(game, 50, "hard")
+    assert cfg.iterations == 50 and cfg.seconds is None and cfg.workers == 1
+    assert cfg.rollout == "heuristic"
+    with pytest.raises(GameError, match="normal or hard"):
+        _teacher_config(game, 50, "expert")

@@ -72,6 +72,15 @@ class ExpertTrainConfig:
     state (the true one, so the hidden cards are dealt as the game dealt them): a target
     with a (k + 1)th of the outcome's variance, of the same quantity (the heuristic's
     expected return). Competitive games only.
+
+    ``child_values=m``: at every searched decision, each root move the search visited at
+    least m times also becomes a value row: the acting seat's observation tensor after the
+    move (and, where another seat acts next, that seat's tensor), with the search's mean
+    value of the move as the seat's value target (the other seats' columns are not
+    trained). A position's moves then teach the network how they differ, which a single
+    outcome per game does not; ``child_weight`` weighs each such row against a decision's
+    (many more decisions than searched moves are played). ``teacher`` names the search level of generation 0
+    (``normal`` or ``hard``, one search, no time cap, ``teacher_iterations`` iterations).
     """
 
     game: str = "kings-kilt"
@@ -85,6 +94,9 @@ class ExpertTrainConfig:
     expert_share: float = 0.5
     value_games: int = 0
     value_rollouts: int = 0
+    child_values: int = 0
+    child_weight: float = 1.0
+    teacher: str = "normal"
     imitate: bool = False
     hidden: tuple[int, ...] = (128, 128)
     lr: float = 1e-3
@@ -112,7 +124,9 @@ def play_game(
     seed = cfg.seed * 1_000_003 + generation * 10_007 + index
     rng = random.Random(seed)
     if net is None:
-        search: Any = ISMCTSAgent(_teacher_config(game, cfg.teacher_iterations), name="teacher")
+        search: Any = ISMCTSAgent(
+            _teacher_config(game, cfg.teacher_iterations, cfg.teacher), name="teacher"
+        )
     else:
         ecfg = ExpertConfig(
             iterations=cfg.expert_iterations,
@@ -126,6 +140,7 @@ def play_game(
         share = 0.0
     s = game.new_initial_state()
     decisions: list[tuple[np.ndarray, int, dict[int, int] | None, int]] = []
+    children: list[tuple] = []  # child_values' rows: (x, seat, None, 0, target, mask)
     steps = 0
     k = cfg.value_rollouts if index >= cfg.games else 0
     if k and game.info.cooperative:
@@ -174,6 +189,10 @@ def play_game(
                 )
                 a = search.act(obs)
                 visits = dict(search.last.visits or {})
+                if cfg.child_values:
+                    children += _child_rows(
+                        game, s, p, visits, search.last.values or {}, cfg.child_values, cfg.child_weight
+                    )
             elif len(legal) > 1:
                 a = game.heuristic_action(s, p, rng)
                 if cfg.imitate:  # the heuristic's move as a one-hot target over the legal moves
@@ -189,6 +208,7 @@ def play_game(
         decisions = [
             (*d, [(a + b) / (k + 1) for a, b in zip(r, own)]) for d, own in zip(decisions, sums)
         ]
+    decisions += children
     if game.info.cooperative:
         team = sum(r) / len(r)
         if team < 1.0:
@@ -198,27 +218,64 @@ def play_game(
     return decisions, r, time.process_time() - cpu
 
 
+def _child_rows(
+    game: Any,
+    s: Any,
+    p: int,
+    visits: dict[int, int],
+    values: dict[int, float],
+    least: int,
+    weight: float = 1.0,
+) -> list[tuple]:
+    """Value rows for the root moves the search visited ``least`` times or more (child_values).
+
+    Each row is (tensor, seat, None, 0, target, mask) with the target and mask in true seat
+    order (``_to_arrays`` rotates them to the row's seat): only seat p's column, the
+    search's mean value of the move for p, is trained, with ``weight`` for its mask.
+    """
+    n = game.num_players
+    mask = [0.0] * n
+    mask[p] = weight
+    rows: list[tuple] = []
+    for a, v in sorted(visits.items()):
+        if v < least or a not in values:
+            continue
+        t = [0.0] * n
+        t[p] = float(values[a])
+        after = game.apply(s, a, p)
+        q = game.current_player(after)
+        if q == TERMINAL:
+            continue  # the game's returns are its value: nothing for the network to learn here
+        rows.append((np.asarray(game.observation_tensor(after, p), dtype=np.float32), p, None, 0, t, mask))
+        if q >= 0 and q != p:  # the search reads a new node's values from its acting seat's tensor
+            rows.append((np.asarray(game.observation_tensor(after, q), dtype=np.float32), q, None, 0, t, mask))
+    return rows
+
+
 def _determinise(game: Any, s: Any, p: int, rng: random.Random) -> Any:
     return game.sample_hidden(s, p, rng)
 
 
-def _teacher_config(game: Any, iterations: int) -> Any:
+def _teacher_config(game: Any, iterations: int, level: str = "normal") -> Any:
     from dataclasses import replace
 
+    if level not in ("normal", "hard"):
+        raise GameError(f"teacher {level!r} is not known; use normal or hard", allowed=["normal", "hard"])
     levels = None
     if game.info.cooperative:
         from .search import TEAM_LEVELS
 
         levels = TEAM_LEVELS
     cfg = (
-        parse_level("normal", levels, game.search_hints)
+        parse_level(level, levels, game.search_hints)
         if levels
-        else parse_level("normal", hints=game.search_hints)
+        else parse_level(level, hints=game.search_hints)
     )
     return replace(
         cfg,
         iterations=iterations,
         seconds=None,
+        workers=1,
         rollout="heuristic" if cfg.rollout == "auto" else cfg.rollout,
         prior="heuristic" if cfg.prior == "auto" else cfg.prior,
     )
@@ -228,12 +285,15 @@ def _to_arrays(game: Any, games: list[tuple[list, list[float], float]]) -> dict[
     """Turns played games into training arrays: x, mask, pi, has_pi, z (seat-relative)."""
     n = game.num_players
     na = game.info.num_distinct_actions
-    xs, pis, has, zs, masks = [], [], [], [], []
+    xs, pis, has, zs, zms, masks = [], [], [], [], [], []
+    ones = [1.0] * n
     for decisions, r, _ in games:
         for x, p, visits, _k, *own in decisions:
             rr = own[0] if own else r  # a decision's own target (value_rollouts), else the game's
+            zm = own[1] if len(own) > 1 else ones  # which seats' values are trained, and how much
             xs.append(x)
             zs.append([rr[(p + k) % n] for k in range(n)])
+            zms.append([zm[(p + k) % n] for k in range(n)])
             pi = np.zeros(na, dtype=np.float32)
             m = np.zeros(na, dtype=np.int8)
             if visits:
@@ -250,6 +310,7 @@ def _to_arrays(game: Any, games: list[tuple[list, list[float], float]]) -> dict[
         "pi": np.stack(pis),
         "has": np.asarray(has, dtype=np.float32),
         "z": np.asarray(zs, dtype=np.float32),
+        "zm": np.asarray(zms, dtype=np.float32),
     }
 
 
@@ -263,17 +324,17 @@ def expert_gradients(
     z: np.ndarray,
     value_coef: float = 1.0,
     l2: float = 0.0,
+    zm: np.ndarray | None = None,
 ) -> tuple[dict[str, np.ndarray], dict[str, float]]:
     """Returns the gradients of the AlphaZero loss for a batch, and its parts.
 
     Policy: cross-entropy of the visit distribution ``pi`` against the masked
     softmax, on the rows with a search (``has``); value: mean squared error of
-    every seat's value against ``z``.
+    every seat's value against ``z`` (only where ``zm`` is 1, when it is given).
     """
     pol = net.policy
     logits, _, acts = pol.forward(x)
     pr = MaskedPolicy.masked_probs(logits, np.where(mask.sum(axis=1, keepdims=True) > 0, mask, 1))
-    b = len(x)
     npol = max(float(has.sum()), 1.0)
     legal = mask > 0
     logp = np.log(np.where(legal, pr, 1.0) + 1e-12)
@@ -282,7 +343,10 @@ def expert_gradients(
     h = acts[-1]
     p = pol.params
     values = h @ p["Wv"] + p["bv"]
-    dv = (2.0 * value_coef / (b * z.shape[1])) * (values - z)
+    if zm is None:
+        zm = np.ones_like(z)
+    nval = max(float(zm.sum()), 1.0)
+    dv = (2.0 * value_coef / nval) * zm * (values - z)
     grads = {"Wp": h.T @ dlogits, "bp": dlogits.sum(axis=0), "Wv": h.T @ dv, "bv": dv.sum(axis=0)}
     dh = dlogits @ p["Wp"].T + dv @ p["Wv"].T
     for i in range(pol.layers - 1, -1, -1):
@@ -297,7 +361,7 @@ def expert_gradients(
                 grads[k] = grads[k] + 2.0 * l2 * p[k]
     stats = {
         "policy_loss": float((ce * has).sum() / npol),
-        "value_loss": float(((values - z) ** 2).mean()),
+        "value_loss": float((zm * (values - z) ** 2).sum() / nval),
     }
     return {k: v.astype(np.float32) for k, v in grads.items()}, stats
 
@@ -305,17 +369,22 @@ def expert_gradients(
 def _losses(net: ExpertNet, data: dict[str, np.ndarray], chunk: int = 4096) -> dict[str, float]:
     """The policy and value losses over ``data``, in chunks (a whole buffer's logits at once
     would take several times the buffer's memory)."""
-    pol = val = npol = 0.0
+    pol = val = npol = nval = 0.0
     size = len(data["x"])
     for i in range(0, size, chunk):
         part = slice(i, i + chunk)
         has = data["has"][part]
-        _, st = expert_gradients(net, data["x"][part], data["mask"][part], data["pi"][part], has, data["z"][part])
+        zm = data["zm"][part] if "zm" in data else None
+        _, st = expert_gradients(
+            net, data["x"][part], data["mask"][part], data["pi"][part], has, data["z"][part], zm=zm
+        )
         k = float(has.sum())
         pol += st["policy_loss"] * k
         npol += k
-        val += st["value_loss"] * len(has)
-    return {"policy_loss": pol / max(npol, 1.0), "value_loss": val / max(size, 1)}
+        w = float(zm.sum()) if zm is not None else float(data["z"][part].size)
+        val += st["value_loss"] * w
+        nval += w
+    return {"policy_loss": pol / max(npol, 1.0), "value_loss": val / max(nval, 1.0)}
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -347,6 +416,7 @@ def fit(
                 data["z"][idx],
                 cfg.value_coef,
                 cfg.l2,
+                data["zm"][idx] if "zm" in data else None,
             )
             _clip(grads, 5.0)
             opt.step(net.policy.params, grads)
@@ -475,12 +545,13 @@ _INT_SETTINGS = (
         "window",
         "value_games",
         "value_rollouts",
+        "child_values",
         "eval_games",
         "eval_iterations",
         "jobs",
         "seed",
 )
-_FLOAT_SETTINGS = ("search_share", "expert_share", "lr", "value_coef", "l2")
+_FLOAT_SETTINGS = ("search_share", "expert_share", "child_weight", "lr", "value_coef", "l2")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -494,6 +565,8 @@ def _parser() -> argparse.ArgumentParser:
         ap.add_argument("--" + name.replace("_", "-"), type=int, default=getattr(d, name))
     for name in _FLOAT_SETTINGS:
         ap.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(d, name))
+    ap.add_argument("--teacher", default="normal", choices=("normal", "hard"),
+                    help="generation 0's search level (one search, no time cap)")
     ap.add_argument("--imitate", action="store_true",
                     help="heuristic-played decisions also teach the policy the heuristic's move")
     ap.add_argument("--hidden", default="128,128", help="hidden layer sizes, comma-separated")
@@ -510,6 +583,7 @@ def main(argv: list[str] | None = None) -> int:
         players=players,
         hidden=tuple(int(h) for h in a.hidden.split(",") if h),
         imitate=a.imitate,
+        teacher=a.teacher,
         **{
             k: getattr(a, k)
             for k in (*_INT_SETTINGS, *_FLOAT_SETTINGS)
