@@ -79,8 +79,9 @@ class ExpertTrainConfig:
     value of the move as the seat's value target (the other seats' columns are not
     trained). A position's moves then teach the network how they differ, which a single
     outcome per game does not; ``child_weight`` weighs each such row against a decision's
-    (many more decisions than searched moves are played). ``teacher`` names the search level of generation 0
-    (``normal`` or ``hard``, one search, no time cap, ``teacher_iterations`` iterations).
+    (many more decisions than searched moves are played). ``teacher`` names the search
+    level of generation 0 (``normal`` or ``hard``, one search, no time cap,
+    ``teacher_iterations`` iterations).
     """
 
     game: str = "kings-kilt"
@@ -282,7 +283,8 @@ def _teacher_config(game: Any, iterations: int, level: str = "normal") -> Any:
 
 
 def _to_arrays(game: Any, games: list[tuple[list, list[float], float]]) -> dict[str, np.ndarray]:
-    """Turns played games into training arrays: x, mask, pi, has_pi, z (seat-relative)."""
+    """Turns played games into training arrays: x, mask, pi, has_pi, z and its mask zm
+    (seat-relative: column k is the seat k places after the row's)."""
     n = game.num_players
     na = game.info.num_distinct_actions
     xs, pis, has, zs, zms, masks = [], [], [], [], [], []
