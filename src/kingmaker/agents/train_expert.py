@@ -332,7 +332,8 @@ def expert_gradients(
 
     Policy: cross-entropy of the visit distribution ``pi`` against the masked
     softmax, on the rows with a search (``has``); value: mean squared error of
-    every seat's value against ``z`` (only where ``zm`` is 1, when it is given).
+    every seat's value against ``z``, each term weighted by ``zm`` when it is given (0: that
+    seat's value is not trained; without ``zm`` every term weighs 1).
     """
     pol = net.policy
     logits, _, acts = pol.forward(x)
@@ -376,16 +377,15 @@ def _losses(net: ExpertNet, data: dict[str, np.ndarray], chunk: int = 4096) -> d
     for i in range(0, size, chunk):
         part = slice(i, i + chunk)
         has = data["has"][part]
-        zm = data["zm"][part] if "zm" in data else None
+        zm = data["zm"][part]
         _, st = expert_gradients(
             net, data["x"][part], data["mask"][part], data["pi"][part], has, data["z"][part], zm=zm
         )
         k = float(has.sum())
         pol += st["policy_loss"] * k
         npol += k
-        w = float(zm.sum()) if zm is not None else float(data["z"][part].size)
-        val += st["value_loss"] * w
-        nval += w
+        val += st["value_loss"] * float(zm.sum())
+        nval += float(zm.sum())
     return {"policy_loss": pol / max(npol, 1.0), "value_loss": val / max(nval, 1.0)}
 
 
@@ -418,7 +418,7 @@ def fit(
                 data["z"][idx],
                 cfg.value_coef,
                 cfg.l2,
-                data["zm"][idx] if "zm" in data else None,
+                data["zm"][idx],
             )
             _clip(grads, 5.0)
             opt.step(net.policy.params, grads)
