@@ -84,6 +84,7 @@ BELIEFS = ("none", "model")
 # CPU time on average over a probe rollout (then too few rollouts would fit in a second);
 # the probe stops after this share of the time budget.
 AUTO_HEURISTIC_LIMIT = 0.0005
+REUSE_MAX = 200_000  # a kept table (``reuse``) of more nodes than this is dropped, not kept
 AUTO_PROBE_SHARE = 1 / 30
 AUTO_PROBE_WALL_SHARE = 1 / 8  # and at most this share of the budget in wall time
 # The probe's result, CPU seconds per heuristic decision, by game (class, players, options).
@@ -179,6 +180,19 @@ class SearchConfig:
             counts; they run in forked processes where the platform allows it, one after
             the other otherwise (the same result with an iteration budget; a time budget
             is then shared out). 1: one search in this process.
+        reuse: 1 keeps the search's table for the agent's next decision: where the next
+            root's information set is in it (the seat's next move of the same turn, or
+            any decision the last search reached), its statistics are the start and the
+            budget's iterations are added to them; otherwise the table is dropped. 0 (the
+            default): every search starts empty. Nothing is kept with ``workers`` > 1
+            (each search is a new agent) or past ``REUSE_MAX`` nodes.
+        crn: 1 draws chance with common random numbers: an iteration through the root's
+            move ``a`` draws every chance outcome from a stream seeded by the search's base
+            (drawn once from the agent's stream) and the number of times ``a`` was visited
+            before, so the k-th visit of each root move meets the same dice, and the
+            moves are compared on the same futures (paired), not on independent ones.
+            0 (the default): one stream for everything. Rollouts run in the search's own
+            loop then, never in a game's ``bot.rollout``.
     """
 
     iterations: int | None = 1000
@@ -198,6 +212,8 @@ class SearchConfig:
     belief: str = "none"
     replies: int | None = None
     shortlist: int | None = 12
+    reuse: int = 0
+    crn: int = 0
 
     def __post_init__(self) -> None:
         if self.replies is None:  # (the max-min search's budget is its shape)
@@ -230,6 +246,9 @@ class SearchConfig:
             raise GameError(f"belief {self.belief!r} is not known; use {' or '.join(BELIEFS)}", allowed=list(BELIEFS))
         if self.prior not in PRIORS:
             raise GameError(f"prior {self.prior!r} is not known; use {', '.join(PRIORS)}", allowed=list(PRIORS))
+        for key in ("reuse", "crn"):
+            if getattr(self, key) not in (0, 1):
+                raise GameError(f"{key} must be 0 or 1, not {getattr(self, key)}", setting=key, accepted=[0, 1])
 
 
 # Difficulty levels: a budget and a policy each. The iteration budget is what the level
@@ -266,6 +285,8 @@ _FIELDS = {
     "belief": str,
     "replies": int,
     "shortlist": int,
+    "reuse": int,
+    "crn": int,
 }
 # Settings that "none" clears.
 _OPTIONAL = ("iterations", "seconds", "depth", "tree", "replies", "shortlist")
@@ -364,6 +385,7 @@ class ISMCTSAgent:
         self.slow: bool | None = None  # is the heuristic too slow for rollouts? (once known)
         self.rollout: str | None = None  # the rollout policy and prior of the last search
         self.prior: str | None = None
+        self._kept: tuple[Game, dict] | None = None  # with ``reuse``: the last search's table
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
@@ -531,10 +553,24 @@ class ISMCTSAgent:
         info_key = bound_info_key(game)
         sample = obs.sample
         # One table for every player's information sets: key -> {action: [visits, total, available]}.
-        table: dict[Any, dict[int, list]] = {}
         root_key = (me, info_key(sample(random.Random(0)), me))
         alpha = cfg.minimax
-        root = table[root_key] = {a: [0, 0.0, 0, None] if alpha else [0, 0.0, 0] for a in legal}
+        kept = self._kept if cfg.reuse else None
+        self._kept = None
+        if kept is not None and kept[0] is game and root_key in kept[1]:  # go on from the last search
+            table: dict[Any, dict[int, list]] = kept[1]
+            root = table[root_key]
+            for a in legal:
+                if a not in root:
+                    root[a] = [0, 0.0, 0, None] if alpha else [0, 0.0, 0]
+        else:
+            table = {}
+            root = table[root_key] = {a: [0, 0.0, 0, None] if alpha else [0, 0.0, 0] for a in legal}
+        crn = cfg.crn == 1
+        if crn:  # common random numbers: the k-th visit of each root move meets the same dice
+            roll = None  # (a game's own rollout loop draws from the one stream)
+            crn_base = rng.getrandbits(32) << 20
+        chance_rng = rng
 
         limit = cfg.iterations
         it = 0
@@ -558,7 +594,7 @@ class ISMCTSAgent:
                 if cp == TERMINAL:
                     break
                 if cp == CHANCE:
-                    s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
+                    s = apply(s, draw(s, chance_rng) if draw is not None else sample_chance(chance_outcomes(s), chance_rng))
                     steps += 1
                     continue
                 if cp >= 0:
@@ -592,6 +628,8 @@ class ISMCTSAgent:
                         else:
                             a = _select(node, acts, c, rng, s, p, hint, alpha)
                         edge = node[a]
+                        if crn and node is root:
+                            chance_rng = random.Random(crn_base + edge[0])
                         if edge[0] == 0:
                             expanded = True
                         path.append((edge, p))
@@ -614,7 +652,7 @@ class ISMCTSAgent:
                         if est is not None:
                             break
                     if cp == CHANCE:
-                        s = apply(s, draw(s, rng) if draw is not None else sample_chance(chance_outcomes(s), rng))
+                        s = apply(s, draw(s, chance_rng) if draw is not None else sample_chance(chance_outcomes(s), chance_rng))
                         steps += 1
                         continue
                     if cp >= 0:
@@ -659,6 +697,8 @@ class ISMCTSAgent:
                 edge[1] += r[p]
         elapsed = clock() - start
         root.pop(PRIOR_KEY, None)
+        if cfg.reuse and len(table) <= REUSE_MAX:
+            self._kept = (game, table)
         visits = {a: root[a][0] for a in legal if a in root}
         values = {a: (root[a][1] / root[a][0]) if root[a][0] else 0.0 for a in legal if a in root}
         self.last = SearchStats(iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values)
