@@ -175,12 +175,26 @@ def test_reuse_drops_a_table_that_does_not_hold_the_new_root():
     assert a.config.reuse == 1
 
 
-@pytest.mark.parametrize("key", ["reuse", "crn"])
-def test_reuse_and_crn_take_0_or_1(key):
-    assert getattr(parse_level(f"normal/{key}=1"), key) == 1
+def test_reuse_2_tops_the_root_up_to_the_budget():
+    game = TwoSteps(2)
+    a = agent(reuse=2, iterations=40)
+    a.act(observe(game, (), 1))
+    assert a.last.visits[1] >= 20
+    node = a._kept[1][(0, game.information_state_string((1,), 0))]
+    carried = sum(edge[0] for move, edge in node.items() if move >= 0)
+    assert 0 < carried < 40
+    a.act(observe(game, (1,), 2))
+    assert a.last.iterations == 40 - carried  # only what the kept visits lack
+    assert sum(a.last.visits.values()) == 40  # topped up to the budget, not 40 more
+
+
+@pytest.mark.parametrize(("key", "allowed", "bad"), [("reuse", [0, 1, 2], 3), ("crn", [0, 1], 2)])
+def test_reuse_and_crn_take_only_their_values(key, allowed, bad):
+    for v in allowed:
+        assert getattr(parse_level(f"normal/{key}={v}"), key) == v
     with pytest.raises(GameError) as err:
-        parse_level(f"normal/{key}=2")
-    assert "0 or 1" in str(err.value) and err.value.details["accepted"] == [0, 1]
+        parse_level(f"normal/{key}={bad}")
+    assert f"{key} must be" in str(err.value) and err.value.details["accepted"] == allowed
 
 
 def test_terminal_is_reached_in_the_toys():

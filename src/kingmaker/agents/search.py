@@ -183,9 +183,12 @@ class SearchConfig:
         reuse: 1 keeps the search's table for the agent's next decision: where the next
             root's information set is in it (the seat's next move of the same turn, or
             any decision the last search reached), its statistics are the start and the
-            budget's iterations are added to them; otherwise the table is dropped. 0 (the
-            default): every search starts empty. Nothing is kept with ``workers`` > 1
-            (each search is a new agent) or past ``REUSE_MAX`` nodes.
+            budget's iterations are added to them; otherwise the table is dropped. 2 keeps
+            it too, but tops up: iterations run only until the root's moves hold the
+            budget's visits (``iterations``), counting those kept (so a turn's later moves
+            cost little where the first search went down their line). 0 (the default):
+            every search starts empty. Nothing is kept with ``workers`` > 1 (each search
+            is a new agent) or past ``REUSE_MAX`` nodes.
         crn: 1 draws chance with common random numbers: an iteration through the root's
             move ``a`` draws every chance outcome from a stream seeded by the search's base
             (drawn once from the agent's stream) and the number of times ``a`` was visited
@@ -246,9 +249,10 @@ class SearchConfig:
             raise GameError(f"belief {self.belief!r} is not known; use {' or '.join(BELIEFS)}", allowed=list(BELIEFS))
         if self.prior not in PRIORS:
             raise GameError(f"prior {self.prior!r} is not known; use {', '.join(PRIORS)}", allowed=list(PRIORS))
-        for key in ("reuse", "crn"):
-            if getattr(self, key) not in (0, 1):
-                raise GameError(f"{key} must be 0 or 1, not {getattr(self, key)}", setting=key, accepted=[0, 1])
+        if self.reuse not in (0, 1, 2):
+            raise GameError(f"reuse must be 0, 1 or 2, not {self.reuse}", setting="reuse", accepted=[0, 1, 2])
+        if self.crn not in (0, 1):
+            raise GameError(f"crn must be 0 or 1, not {self.crn}", setting="crn", accepted=[0, 1])
 
 
 # Difficulty levels: a budget and a policy each. The iteration budget is what the level
@@ -573,6 +577,8 @@ class ISMCTSAgent:
         chance_rng = rng
 
         limit = cfg.iterations
+        if cfg.reuse == 2 and limit is not None:  # top up: the kept visits count
+            limit = max(0, limit - sum(root[a][0] for a in legal))
         it = 0
         while limit is None or it < limit:
             if deadline is not None and it > 0 and clock() >= deadline:
