@@ -669,3 +669,35 @@ def test_the_teacher_may_be_hard_and_nothing_else_unknown() -> None:
     assert cfg.rollout == "heuristic"
     with pytest.raises(GameError, match="normal or hard"):
         _teacher_config(game, 50, "expert")
+
+
+def test_reuse_keeps_the_tree_for_the_seats_next_decision(tiny_net: Path) -> None:
+    """``reuse=2``: the seat's next decision of the same turn starts from the kept tree and
+    runs only the iterations its root lacks of the budget; ``reuse=0`` starts empty."""
+    game = kingmaker.make("kings-kilt", 2)
+    net = ExpertNet.load(tiny_net)
+
+    def seat0(s: object, seed: int) -> Observation:
+        return Observation(game, 0, game.view(s, 0), game.legal_actions(s, 0),
+                           lambda rng: game.sample_hidden(s, 0, rng), random.Random(seed))
+
+    m = Match(game, [make_agent("heuristic", game)] * 2, seed=3)
+    kept = ExpertAgent(net, ExpertConfig(iterations=60, select="ucb", reuse=2))
+    while not m.is_over():  # find seat 0 deciding twice in a row, the second root in the tree
+        if m.current_player != 0 or len(m.legal_actions(0)) < 2:
+            m.step()
+            continue
+        node = kept._kept[1].get((0, game.information_state_string(m.state, 0))) if kept._kept else None
+        if node is None:
+            m.play(kept.act(seat0(m.state, 1)))
+            continue
+        carried = sum(e[0] for e in node.edges.values())
+        assert carried > 0
+        fresh = ExpertAgent(net, ExpertConfig(iterations=60, select="ucb", reuse=0))
+        fresh.act(seat0(m.state, 2))
+        kept.act(seat0(m.state, 2))
+        assert fresh.last.iterations == 60 and sum(fresh.last.visits.values()) == 60
+        assert kept.last.iterations == 60 - carried  # only what the kept visits lack
+        assert sum(kept.last.visits.values()) == 60
+        return
+    pytest.fail("no position where seat 0 decides twice in a row with the kept root")

@@ -57,7 +57,7 @@ from typing import Any
 from ..core.api import CHANCE, TERMINAL, Game
 from ..core.errors import GameError
 from ..core.match import Observation, sample_chance
-from .search import ISMCTSAgent, SearchStats, _policy, check_budget, setting_type_error
+from .search import REUSE_MAX, ISMCTSAgent, SearchStats, _policy, check_budget, setting_type_error
 
 __all__ = [
     "EXPERT",
@@ -255,6 +255,10 @@ class ExpertConfig:
             evaluate + (1 - mix) * the network's value`` of the state there (the network
             as the leaf evaluation; ``iterations`` and the prior do not apply).
         shortlist: the moves the max-min search judges by their replies (None: every one).
+        reuse: as the plain search's (``SearchConfig.reuse``): 1 keeps the tree for the
+            agent's next decision and adds the budget's iterations to what its root holds,
+            2 tops the root up to the budget's visits, 0 starts every search empty.
+            Nothing is kept with ``workers`` > 1 or root ``noise``.
     """
 
     iterations: int | None = 300
@@ -275,9 +279,12 @@ class ExpertConfig:
     net: str | None = None
     replies: int | None = None
     shortlist: int | None = None
+    reuse: int = 0
 
     def __post_init__(self) -> None:
         check_budget(self.iterations, self.seconds, "an expert budget")
+        if self.reuse not in (0, 1, 2):
+            raise GameError(f"reuse must be 0, 1 or 2, not {self.reuse}", setting="reuse", accepted=[0, 1, 2])
         if not 0.0 <= self.mix <= 1.0:
             raise GameError(f"mix must be within 0 and 1, not {self.mix}")
         if self.value_visits is not None and self.value_visits < 0:
@@ -339,6 +346,7 @@ _FIELDS = {
     "replies": int,
     "shortlist": int,
     "net": str,
+    "reuse": int,
 }
 _OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies", "shortlist")
 # Per game (id, or id-<n>p): settings from benchmarks/expert.md. Kingpin's hard is the
@@ -429,6 +437,7 @@ class ExpertAgent(ISMCTSAgent):
         self.rollout = "none" if self.expert.mix == 0 and self.expert.value_visits is None else "heuristic"
         self.prior = "network"
         self.config = self.expert  # what __repr__ and callers show
+        self._kept = None  # with ``reuse``: the last search's table
 
     # ``act`` is ISMCTSAgent's: one legal move is played at once, else ``search``.
 
@@ -508,7 +517,15 @@ class ExpertAgent(ISMCTSAgent):
             return _Node(logits, acts, vals[p]), vals
 
         s0 = obs.sample(random.Random(0))
-        root, _ = expand(s0, me, legal)
+        root_key = (me, info_key(s0, me))
+        kept = self._kept if cfg.reuse and cfg.noise == 0 else None
+        self._kept = None
+        if kept is not None and kept[0] is game and root_key in kept[1]:  # go on from the last search
+            table: dict[Any, _Node] = kept[1]
+            root = table[root_key]
+        else:
+            root, _ = expand(s0, me, legal)
+            table = {root_key: root}
         if cfg.noise > 0:
             np = net._np
             gen = np.random.default_rng(rng.getrandbits(32))
@@ -518,9 +535,10 @@ class ExpertAgent(ISMCTSAgent):
                 a: (1 - cfg.noise) * root.exp[a] / total + cfg.noise * float(e)
                 for a, e in zip(legal, eta)
             }
-        table: dict[Any, _Node] = {(me, info_key(s0, me)): root}
 
         limit = cfg.iterations
+        if cfg.reuse == 2 and limit is not None:  # top up: the kept visits count
+            limit = max(0, limit - sum(root.edges[a][0] for a in legal if a in root.edges))
         it = 0
         while (limit is None or it < limit) and (
             deadline is None or it == 0 or time.perf_counter() < deadline
@@ -591,6 +609,8 @@ class ExpertAgent(ISMCTSAgent):
                 edge[1] += r[p]
                 edge[3] += rn[p]
         elapsed = time.perf_counter() - start
+        if cfg.reuse and cfg.noise == 0 and len(table) <= REUSE_MAX:
+            self._kept = (game, table)
         visits = {a: root.edges[a][0] if a in root.edges else 0 for a in legal}
         values = {a: _q(root.edges[a], kv) if visits[a] else 0.0 for a in legal}
         self.last = SearchStats(
