@@ -12,6 +12,7 @@ from what the first learned of that position.
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from toys import MovesSoFar
@@ -201,3 +202,46 @@ def test_terminal_is_reached_in_the_toys():
     # (the toys end where they say: a guard for the tests above)
     assert NoisyPick(2).current_player((0, 5)) == TERMINAL
     assert TwoSteps(2).current_player((1, 1)) == TERMINAL
+
+
+def _moves_and_roots(spec: str, decisions: int) -> list:
+    """The first ``decisions`` searched moves of seat 0 (King's Kilt, two players, against
+    the heuristic) with their root visits and the searches' iterations."""
+    import kingmaker
+    from kingmaker import Match
+    from kingmaker.agents import make_agent
+
+    game = kingmaker.make("kings-kilt", 2)
+    bot = make_agent(spec, game)
+    m = Match(game, [bot, make_agent("heuristic", game)], seed=4)
+    out = []
+    while not m.is_over() and len(out) < decisions:
+        if m.current_player == 0 and len(m.legal_actions(0)) > 1:
+            a = bot.act(m.observation(0))
+            out.append((a, dict(bot.last.visits), bot.last.iterations))
+            m.play(a)
+        else:
+            m.step()
+    return out
+
+
+@pytest.mark.parametrize("spec", ["ismcts:hard/seconds=none/iterations=60/reuse=2",
+                                  "ismcts:normal/seconds=none/iterations=60/workers=2/reuse=1"])
+def test_each_worker_keeps_its_tree_forked_or_not(spec, monkeypatch):
+    """With ``workers`` each worker's table lives on: a forked worker sends it back, so the
+    forked and the serial runs make the same searches, decision after decision; and they
+    do keep something (fewer new iterations than the budget with the top-up, more visits
+    than the iterations with ``reuse=1``)."""
+    from kingmaker.agents import parallel
+
+    if sys.platform.startswith("linux"):
+        assert parallel.can_fork()  # so that the second run below is the forked one
+    runs = []
+    for forked in (False, True):
+        monkeypatch.setattr(parallel, "PARALLEL", forked)
+        runs.append(_moves_and_roots(spec, 8))
+    assert runs[0] == runs[1]
+    if "reuse=2" in spec:
+        assert any(it < 120 for _, _, it in runs[0])
+    else:
+        assert any(sum(v.values()) > it for _, v, it in runs[0])

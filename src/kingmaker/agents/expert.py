@@ -57,7 +57,7 @@ from typing import Any
 from ..core.api import CHANCE, TERMINAL, Game
 from ..core.errors import GameError
 from ..core.match import Observation, sample_chance
-from .search import REUSE_MAX, ISMCTSAgent, SearchStats, _policy, check_budget, setting_type_error
+from .search import ISMCTSAgent, SearchStats, _keep, _policy, check_budget, setting_type_error
 
 __all__ = [
     "EXPERT",
@@ -258,7 +258,8 @@ class ExpertConfig:
         reuse: as the plain search's (``SearchConfig.reuse``): 1 keeps the tree for the
             agent's next decision and adds the budget's iterations to what its root holds,
             2 tops the root up to the budget's visits, 0 starts every search empty.
-            Nothing is kept with ``workers`` > 1 or root ``noise``.
+            With ``workers`` each worker keeps its own tree (a forked worker sends it
+            back); nothing is kept with root ``noise``.
     """
 
     iterations: int | None = 300
@@ -438,6 +439,8 @@ class ExpertAgent(ISMCTSAgent):
         self.prior = "network"
         self.config = self.expert  # what __repr__ and callers show
         self._kept = None  # with ``reuse``: the last search's table
+        self._subs: list | None = None  # with ``reuse`` and ``workers``: each worker's agent
+        self._touched: set = set()  # with ``reuse``: the nodes the last search went through
 
     # ``act`` is ISMCTSAgent's: one legal move is played at once, else ``search``.
 
@@ -451,7 +454,12 @@ class ExpertAgent(ISMCTSAgent):
 
             net, name = self.net, self.name
             one = replace(self.expert, workers=1)
-            self.last = root_parallel(one, self.expert.workers, obs, lambda c: ExpertAgent(net, c, name))
+            subs = None
+            if one.reuse and one.noise == 0:  # each worker's agent (and its kept tree) lives on
+                if self._subs is None or self._subs[0].expert != one:
+                    self._subs = [ExpertAgent(net, one, name) for _ in range(self.expert.workers)]
+                subs = self._subs
+            self.last = root_parallel(one, self.expert.workers, obs, lambda c: ExpertAgent(net, c, name), subs)
             visits, values = self.last.visits or {}, self.last.values or {}
             return max(obs.legal_actions, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
         return self._search_one(obs)
@@ -536,6 +544,7 @@ class ExpertAgent(ISMCTSAgent):
                 for a, e in zip(legal, eta)
             }
 
+        touched = {root_key} if cfg.reuse and cfg.noise == 0 else None  # the nodes gone through
         limit = cfg.iterations
         if cfg.reuse == 2 and limit is not None:  # top up: the kept visits count
             limit = max(0, limit - sum(root.edges[a][0] for a in legal if a in root.edges))
@@ -572,6 +581,8 @@ class ExpertAgent(ISMCTSAgent):
                         acts = game.legal_actions(s, p)
                         key = (p, info_key(s, p if p == me or own else None))
                         node = table.get(key)
+                        if touched is not None:
+                            touched.add(key)
                         if node is None:
                             node, leaf = expand(s, p, acts)
                             table[key] = node
@@ -609,8 +620,8 @@ class ExpertAgent(ISMCTSAgent):
                 edge[1] += r[p]
                 edge[3] += rn[p]
         elapsed = time.perf_counter() - start
-        if cfg.reuse and cfg.noise == 0 and len(table) <= REUSE_MAX:
-            self._kept = (game, table)
+        if touched is not None:
+            self._kept, self._touched = _keep(game, table, touched, self._touched)
         visits = {a: root.edges[a][0] if a in root.edges else 0 for a in legal}
         values = {a: _q(root.edges[a], kv) if visits[a] else 0.0 for a in legal}
         self.last = SearchStats(

@@ -58,25 +58,32 @@ def can_fork() -> bool:
     )
 
 
-def _share(cfg: Any, obs: Observation, seed: int, build: Build) -> Share:
-    """Runs one search with its own stream and returns its root statistics."""
+def _share(cfg: Any, obs: Observation, seed: int, build: Build, agent: Any = None) -> Share:
+    """Runs one search with its own stream (by ``agent``, if given, else a new one) and
+    returns its root statistics."""
     own = Observation(obs.game, obs.player, obs.view, obs.legal_actions, obs.sample, random.Random(seed))
-    agent = build(cfg)
+    if agent is None:
+        agent = build(cfg)
     agent.search(own)
     st = agent.last
     return st.iterations, st.nodes, dict(st.visits or {}), dict(st.values or {})
 
 
-def _child(conn: Any, cfg: Any, obs: Observation, seed: int, build: Build) -> None:
+def _child(conn: Any, cfg: Any, obs: Observation, seed: int, build: Build, agent: Any = None) -> None:
     try:
-        conn.send(_share(cfg, obs, seed, build))
+        share = _share(cfg, obs, seed, build, agent)
+        kept = getattr(agent, "_kept", None)
+        # (the kept table and the nodes this search went through, for the worker's next search)
+        conn.send((share, None if kept is None else kept[1], getattr(agent, "_touched", None)))
     except BaseException:  # noqa: BLE001 - the parent runs this share itself instead
         conn.send(None)
     finally:
         conn.close()
 
 
-def root_parallel(cfg: Any, workers: int, obs: Observation, build: Build) -> SearchStats:
+def root_parallel(
+    cfg: Any, workers: int, obs: Observation, build: Build, agents: list[Any] | None = None
+) -> SearchStats:
     """Runs ``workers`` searches with ``cfg`` (one worker each) and returns their merged root.
 
     ``cfg`` is the config of one search (a ``SearchConfig`` or the expert's
@@ -84,8 +91,14 @@ def root_parallel(cfg: Any, workers: int, obs: Observation, build: Build) -> Sea
     (``ISMCTSAgent``, or a closure that holds the expert's network: a forked child
     inherits it, nothing is pickled). The seeds come from ``obs.rng``, one per
     search, in order.
+
+    ``agents`` (the setting ``reuse``): the searches' agents, one a worker, kept by the
+    caller from one decision to the next, each with the table its last search kept
+    (``_kept``). A forked child inherits its agent and sends its new table back, which
+    the parent's copy of that agent then keeps.
     """
     seeds = [obs.rng.getrandbits(64) for _ in range(workers)]
+    mine = agents or [None] * workers
     start = time.perf_counter()
     shares: list[Share | None] = [None] * workers
     children = []
@@ -94,18 +107,23 @@ def root_parallel(cfg: Any, workers: int, obs: Observation, build: Build) -> Sea
             ctx = multiprocessing.get_context("fork")
             for w in range(1, workers):
                 recv, send = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_child, args=(send, cfg, obs, seeds[w], build), daemon=True)
+                proc = ctx.Process(target=_child, args=(send, cfg, obs, seeds[w], build, mine[w]), daemon=True)
                 proc.start()
                 send.close()
                 children.append((w, proc, recv))
-            shares[0] = _share(cfg, obs, seeds[0], build)
+            shares[0] = _share(cfg, obs, seeds[0], build, mine[0])
             # A time budget bounds the wait for a child (then its share is run here).
             wait = None if cfg.seconds is None else 2.0 * cfg.seconds + 10.0
             for w, proc, recv in children:
                 try:
-                    shares[w] = recv.recv() if recv.poll(wait) else None
+                    got = recv.recv() if recv.poll(wait) else None
                 except EOFError:
-                    shares[w] = None
+                    got = None
+                if got is not None:
+                    shares[w], table, touched = got
+                    if mine[w] is not None:  # the child's table, for this worker's next search
+                        mine[w]._kept = None if table is None else (obs.game, table)
+                        mine[w]._touched = touched or set()
                 if shares[w] is None and proc.is_alive():
                     proc.kill()
                 proc.join()
@@ -116,7 +134,7 @@ def root_parallel(cfg: Any, workers: int, obs: Observation, build: Build) -> Sea
                 left = max(cfg.seconds - (time.perf_counter() - start), 0.0)
                 serial = replace(cfg, seconds=max(left / len(missing), 0.001))
             for w in missing:
-                shares[w] = _share(serial, obs, seeds[w], build)
+                shares[w] = _share(serial, obs, seeds[w], build, mine[w])
     finally:
         for _, proc, recv in children:  # interrupted (e.g. out of CPU time): no orphan search
             if proc.is_alive():

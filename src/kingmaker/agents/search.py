@@ -187,8 +187,8 @@ class SearchConfig:
             it too, but tops up: iterations run only until the root's moves hold the
             budget's visits (``iterations``), counting those kept (so a turn's later moves
             cost little where the first search went down their line). 0 (the default):
-            every search starts empty. Nothing is kept with ``workers`` > 1 (each search
-            is a new agent) or past ``REUSE_MAX`` nodes.
+            every search starts empty. With ``workers`` each worker keeps its own table
+            (a forked worker sends it back). No table past ``REUSE_MAX`` nodes is kept.
         crn: 1 draws chance with common random numbers: an iteration through the root's
             move ``a`` draws every chance outcome from a stream seeded by the search's base
             (drawn once from the agent's stream) and the number of times ``a`` was visited
@@ -390,6 +390,8 @@ class ISMCTSAgent:
         self.rollout: str | None = None  # the rollout policy and prior of the last search
         self.prior: str | None = None
         self._kept: tuple[Game, dict] | None = None  # with ``reuse``: the last search's table
+        self._subs: list | None = None  # with ``reuse`` and ``workers``: each worker's agent
+        self._touched: set = set()  # with ``reuse``: the nodes the last search went through
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
@@ -491,7 +493,12 @@ class ISMCTSAgent:
 
         rollout, prior = self._modes(obs)  # resolved once here: the searches need no probe
         one = replace(self.config, workers=1, rollout=rollout, prior=prior)
-        self.last = root_parallel(one, self.config.workers, obs, type(self))
+        subs = None
+        if self.config.reuse:  # each worker's agent (and its kept table) lives on
+            if self._subs is None or self._subs[0].config != one:
+                self._subs = [type(self)(one) for _ in range(self.config.workers)]
+            subs = self._subs
+        self.last = root_parallel(one, self.config.workers, obs, type(self), subs)
         visits, values = self.last.visits or {}, self.last.values or {}
         return max(obs.legal_actions, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
 
@@ -570,6 +577,7 @@ class ISMCTSAgent:
         else:
             table = {}
             root = table[root_key] = {a: [0, 0.0, 0, None] if alpha else [0, 0.0, 0] for a in legal}
+        touched = {root_key} if cfg.reuse else None  # the nodes this search went through
         crn = cfg.crn == 1
         if crn:  # common random numbers: the k-th visit of each root move meets the same dice
             roll = None  # (a game's own rollout loop draws from the one stream)
@@ -627,6 +635,8 @@ class ISMCTSAgent:
                             acts = legal_actions(s, p)
                             if node is None:
                                 node = table[key] = {}
+                            if touched is not None:
+                                touched.add(key)
                         if alpha:
                             nodes.append(node)
                         if puct or (breadth and node is not root):
@@ -703,12 +713,22 @@ class ISMCTSAgent:
                 edge[1] += r[p]
         elapsed = clock() - start
         root.pop(PRIOR_KEY, None)
-        if cfg.reuse and len(table) <= REUSE_MAX:
-            self._kept = (game, table)
+        if touched is not None:
+            self._kept, self._touched = _keep(game, table, touched, self._touched)
         visits = {a: root[a][0] for a in legal if a in root}
         values = {a: (root[a][1] / root[a][0]) if root[a][0] else 0.0 for a in legal if a in root}
         self.last = SearchStats(iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values)
         return max(legal, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
+
+
+def _keep(game: Game, table: dict, touched: set, before: set) -> tuple[tuple[Game, dict] | None, set]:
+    """What a search with ``reuse`` keeps for the next: the nodes of ``table`` this search
+    (``touched``) or the one before it (``before``) went through, so that the table does
+    not grow with the whole game (the branches left behind are dropped, and a forked
+    worker sends back only these); nothing past ``REUSE_MAX`` nodes. Returns (the kept
+    table with its game, or None; ``touched`` for the next search)."""
+    keep = {k: table[k] for k in touched | before if k in table}
+    return ((game, keep) if len(keep) <= REUSE_MAX else None), touched
 
 
 def _policy(
