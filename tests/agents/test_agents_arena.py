@@ -199,3 +199,14 @@ def test_a_saved_run_summarises_from_its_records_alone(tmp_path):
     assert first == second
     with pytest.raises(GameError, match="no finished arena game"):
         load_arena(tmp_path / "empty")
+
+
+def test_run_match_counts_each_seats_cpu_time_its_forked_searches_included():
+    from kingmaker.agents.arena import run_match
+
+    game = kingmaker.make("kings-kilt", 2)
+    _, st = run_match(game, ["ismcts:hard/seconds=none/iterations=40", "heuristic"], 3)
+    assert len(st["cpu"]) == 2 and min(st["cpu"]) >= 0.0
+    assert st["searches"][0] > 0 and st["cpu"][0] > st["cpu"][1]
+    # hard's two searches of 40 a move (one of them forked), both counted
+    assert st["iterations"][0] == 80 * st["searches"][0]

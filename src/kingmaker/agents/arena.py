@@ -23,6 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+try:
+    import resource  # (Unix: the forked searches' CPU time)
+except ImportError:  # pragma: no cover - Windows
+    resource = None
+
 from ..core.api import CHANCE, TERMINAL
 from ..core.errors import GameError
 from ..core.match import Match
@@ -97,12 +102,21 @@ def win_shares(returns: Sequence[float], cooperative: bool, max_return: float) -
     return [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of the children it has waited for (a forked search)."""
+    if resource is None:
+        return time.process_time()
+    c = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + c.ru_utime + c.ru_stime
+
+
 def run_match(game, seats: Sequence[str], seed: int) -> tuple[Match, dict]:
     """Plays one match between the agents ``seats``; returns it with per-seat statistics.
 
     The agents act through ``Match.observation`` only, and each move goes
     through the checked ``Match.play``. The statistics: moves, think (seconds),
-    longest (seconds), iterations and searches per seat.
+    longest (seconds), cpu (seconds: this process's and, where the platform
+    counts them, the searches it forked), iterations and searches per seat.
 
     Raises:
         GameError: the game did not end within its declared maximum length.
@@ -112,6 +126,7 @@ def run_match(game, seats: Sequence[str], seed: int) -> tuple[Match, dict]:
     n = game.num_players
     moves = [0] * n
     think = [0.0] * n
+    cpu = [0.0] * n
     longest = [0.0] * n
     searched = [0] * n  # search iterations (agents that report them)
     searches = [0] * n  # moves decided by a search (not forced)
@@ -125,9 +140,10 @@ def run_match(game, seats: Sequence[str], seed: int) -> tuple[Match, dict]:
             continue
         p = cp if cp >= 0 else match.acting_players[0]
         obs = match.observation(p)
-        t0 = time.perf_counter()
+        c0, t0 = _cpu(), time.perf_counter()
         action = agents[p].act(obs)
         dt = time.perf_counter() - t0
+        cpu[p] += _cpu() - c0  # (one agent acts at a time: the delta is its own)
         match.play(action, p)
         moves[p] += 1
         think[p] += dt
@@ -138,7 +154,8 @@ def run_match(game, seats: Sequence[str], seed: int) -> tuple[Match, dict]:
         searches[p] += its > 0
     if not match.is_over():
         raise GameError(f"{game.name} did not end within {limit} actions (seed {seed})")
-    stats = {"moves": moves, "think": think, "longest": longest, "iterations": searched, "searches": searches}
+    stats = {"moves": moves, "think": think, "longest": longest, "cpu": cpu, "iterations": searched,
+             "searches": searches}
     return match, stats
 
 
