@@ -84,9 +84,9 @@ BELIEFS = ("none", "model")
 # CPU time on average over a probe rollout (then too few rollouts would fit in a second);
 # the probe stops after this share of the time budget.
 AUTO_HEURISTIC_LIMIT = 0.0005
-REUSE_MAX = 200_000  # a kept table (``reuse``) of more nodes than this is dropped, not kept
 AUTO_PROBE_SHARE = 1 / 30
 AUTO_PROBE_WALL_SHARE = 1 / 8  # and at most this share of the budget in wall time
+REUSE_MAX = 200_000  # a kept table (``reuse``) of more nodes than this is dropped, not kept
 # The probe's result, CPU seconds per heuristic decision, by game (class, players, options).
 _PROBED: dict[tuple[Any, ...], float] = {}
 
