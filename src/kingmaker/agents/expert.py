@@ -438,9 +438,7 @@ class ExpertAgent(ISMCTSAgent):
         self.rollout = "none" if self.expert.mix == 0 and self.expert.value_visits is None else "heuristic"
         self.prior = "network"
         self.config = self.expert  # what __repr__ and callers show
-        self._kept = None  # with ``reuse``: the last search's table
-        self._subs: list | None = None  # with ``reuse`` and ``workers``: each worker's agent
-        self._touched: set = set()  # with ``reuse``: the nodes the last search went through
+        self._forget()
 
     # ``act`` is ISMCTSAgent's: one legal move is played at once, else ``search``.
 
@@ -454,12 +452,9 @@ class ExpertAgent(ISMCTSAgent):
 
             net, name = self.net, self.name
             one = replace(self.expert, workers=1)
-            subs = None
-            if one.reuse and one.noise == 0:  # each worker's agent (and its kept tree) lives on
-                if self._subs is None or self._subs[0].expert != one:
-                    self._subs = [ExpertAgent(net, one, name) for _ in range(self.expert.workers)]
-                subs = self._subs
-            self.last = root_parallel(one, self.expert.workers, obs, lambda c: ExpertAgent(net, c, name), subs)
+            build = lambda c: ExpertAgent(net, c, name)  # noqa: E731
+            subs = self._workers(one, build, one.reuse > 0 and one.noise == 0)
+            self.last = root_parallel(one, self.expert.workers, obs, build, subs)
             visits, values = self.last.visits or {}, self.last.values or {}
             return max(obs.legal_actions, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
         return self._search_one(obs)
@@ -526,10 +521,10 @@ class ExpertAgent(ISMCTSAgent):
 
         s0 = obs.sample(random.Random(0))
         root_key = (me, info_key(s0, me))
-        kept = self._kept if cfg.reuse and cfg.noise == 0 else None
-        self._kept = None
-        if kept is not None and kept[0] is game and root_key in kept[1]:  # go on from the last search
-            table: dict[Any, _Node] = kept[1]
+        reuse = cfg.reuse > 0 and cfg.noise == 0  # (root noise is for one search only)
+        kept = self._resume(game, root_key, reuse)
+        if kept is not None:  # go on from the last search
+            table: dict[Any, _Node] = kept
             root = table[root_key]
         else:
             root, _ = expand(s0, me, legal)
@@ -544,7 +539,7 @@ class ExpertAgent(ISMCTSAgent):
                 for a, e in zip(legal, eta)
             }
 
-        touched = {root_key} if cfg.reuse and cfg.noise == 0 else None  # the nodes gone through
+        touched = {root_key} if reuse else None  # the nodes this search went through
         limit = cfg.iterations
         if cfg.reuse == 2 and limit is not None:  # top up: the kept visits count
             limit = max(0, limit - sum(root.edges[a][0] for a in legal if a in root.edges))

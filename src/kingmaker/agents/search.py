@@ -389,9 +389,31 @@ class ISMCTSAgent:
         self.slow: bool | None = None  # is the heuristic too slow for rollouts? (once known)
         self.rollout: str | None = None  # the rollout policy and prior of the last search
         self.prior: str | None = None
-        self._kept: tuple[Game, dict] | None = None  # with ``reuse``: the last search's table
-        self._subs: list | None = None  # with ``reuse`` and ``workers``: each worker's agent
-        self._touched: set = set()  # with ``reuse``: the nodes the last search went through
+        self._forget()
+
+    # ---- the tree kept between decisions (``reuse``) --------------------------------
+    def _forget(self) -> None:
+        """Starts with nothing kept: no table, no workers' agents."""
+        self._kept: tuple[Game, dict] | None = None  # the last search's table and its game
+        self._subs: list | None = None  # with ``workers``: each worker's agent, kept
+        self._touched: set = set()  # the nodes the last search went through
+
+    def _resume(self, game: Game, root_key: Any, on: bool) -> dict | None:
+        """The kept table to go on from (it holds ``root_key``), or None; either way the
+        agent keeps nothing more until this search ends (``_keep``)."""
+        kept, self._kept = self._kept, None
+        if on and kept is not None and kept[0] is game and root_key in kept[1]:
+            return kept[1]
+        return None
+
+    def _workers(self, one: Any, build: Callable[[Any], Any], on: bool) -> list | None:
+        """With ``reuse`` (``on``): the workers' agents of config ``one``, kept from one
+        decision to the next (new ones when the config changed); else None."""
+        if not on:
+            return None
+        if self._subs is None or self._subs[0].config != one:
+            self._subs = [build(one) for _ in range(self.config.workers)]
+        return self._subs
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.config!r})"
@@ -493,11 +515,7 @@ class ISMCTSAgent:
 
         rollout, prior = self._modes(obs)  # resolved once here: the searches need no probe
         one = replace(self.config, workers=1, rollout=rollout, prior=prior)
-        subs = None
-        if self.config.reuse:  # each worker's agent (and its kept table) lives on
-            if self._subs is None or self._subs[0].config != one:
-                self._subs = [type(self)(one) for _ in range(self.config.workers)]
-            subs = self._subs
+        subs = self._workers(one, type(self), bool(self.config.reuse))
         self.last = root_parallel(one, self.config.workers, obs, type(self), subs)
         visits, values = self.last.visits or {}, self.last.values or {}
         return max(obs.legal_actions, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
@@ -566,10 +584,9 @@ class ISMCTSAgent:
         # One table for every player's information sets: key -> {action: [visits, total, available]}.
         root_key = (me, info_key(sample(random.Random(0)), me))
         alpha = cfg.minimax
-        kept = self._kept if cfg.reuse else None
-        self._kept = None
-        if kept is not None and kept[0] is game and root_key in kept[1]:  # go on from the last search
-            table: dict[Any, dict[int, list]] = kept[1]
+        kept = self._resume(game, root_key, bool(cfg.reuse))
+        if kept is not None:  # go on from the last search
+            table: dict[Any, dict[int, list]] = kept
             root = table[root_key]
             for a in legal:
                 if a not in root:
