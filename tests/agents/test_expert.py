@@ -182,15 +182,17 @@ def test_the_level_is_two_isuct_searches_within_hards_budget() -> None:
     """The level (docs/expert.md, "The search"): two root-parallel ISUCT searches of 500
     iterations with the network's value as a fading prior of four rollouts, hard's shape
     (two of 600); in Kingpin hard's max-min search with a quarter of each cut line's value
-    from the network; two of 1300 in Kingpins (hard: two of 2000); in two-player King's Kilt
-    one search of 1400 visits that keeps its tree."""
-    kk = parse_expert("expert", kingmaker.make("kings-kilt", 3))
-    assert (kk.iterations, kk.workers, kk.select, kk.value_visits, kk.opponents, kk.reuse) == (500, 2, "ucb", 4.0, "own", 0)
-    # Two-player King's Kilt: one search of 1400 visits that keeps its tree (benchmarks/expert.md,
-    # "One search that keeps its tree": 119 of 200 fresh deals won against hard).
-    kk2 = parse_expert("expert", kingmaker.make("kings-kilt", 2))
-    assert (kk2.iterations, kk2.workers, kk2.reuse, kk2.select, kk2.value_visits) == (1400, 1, 2, "ucb", 4.0)
+    from the network; two of 1300 in Kingpins (hard: two of 2000); in King's Kilt one search
+    of 1400 visits that keeps its tree."""
+    # King's Kilt: one search of 1400 visits that keeps its tree (benchmarks/expert.md, "One
+    # search that keeps its tree": 119 of 200 fresh deals won against hard at two players).
+    for n in (2, 3, 4):
+        kk = parse_expert("expert", kingmaker.make("kings-kilt", n))
+        assert (kk.iterations, kk.workers, kk.reuse, kk.select, kk.value_visits, kk.opponents) == (
+            1400, 1, 2, "ucb", 4.0, "own")
     assert parse_expert("expert/reuse=0", kingmaker.make("kings-kilt", 2)).reuse == 0  # the text still overrides
+    sqk = parse_expert("expert", kingmaker.make("san-quentin-kings", 3))  # hard's shape elsewhere
+    assert (sqk.iterations, sqk.workers, sqk.reuse, sqk.select, sqk.value_visits) == (500, 2, 0, "ucb", 4.0)
     kingpin = parse_expert("expert", kingmaker.make("kingpin", 2))  # hard's max-min, the network at the cut
     assert (kingpin.replies, kingpin.shortlist, kingpin.mix, kingpin.workers, kingpin.depth) == (8, None, 0.75, 1, 2)
     kingpins = parse_expert("expert", kingmaker.make("kingpins", 2))

@@ -37,7 +37,7 @@ The networks are read from ``NETS_DIR``: the shipped ones, or the directory the
 environment variable ``KINGMAKER_NETS`` names (networks of your own training, under
 the same file names).
 
-Specs: ``ismcts:expert`` (two root-parallel searches of 500 iterations, ISUCT, ``value_visits=4``; two of 1300 in Kingpins; in two-player King's Kilt one search of 1400 visits that keeps its tree, ``workers=1/iterations=1400/reuse=2``; in Kingpin hard's max-min search with the network at the cut, ``replies=8/mix=0.75``), ``ismcts:expert/iterations=400/mix=0``,
+Specs: ``ismcts:expert`` (two root-parallel searches of 500 iterations, ISUCT, ``value_visits=4``; two of 1300 in Kingpins; in King's Kilt one search of 1400 visits that keeps its tree, ``workers=1/iterations=1400/reuse=2``; in Kingpin hard's max-min search with the network at the cut, ``replies=8/mix=0.75``), ``ismcts:expert/iterations=400/mix=0``,
 ``team:expert`` in the co-operative game, ``ismcts:expert/iterations=100/net=<file.npz>``
 (``net=`` comes last, as a path may hold slashes).
 """
@@ -358,15 +358,16 @@ _OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies",
 # 4 of 40: the Kingpin network ranks moves worse than the game's evaluate; benchmarks/expert.md,
 # "Kingpin"). Kingpins' hard searches 2 x 2000 and an expert iteration there costs
 # about 1.5 of hard's (its rollouts end with the round, so the network's pass weighs more).
-# King's Kilt at two players: one search of 1400 visits that keeps its tree (``reuse=2``:
-# a move runs only what its root lacks, 962 iterations on average, 0.95 of hard's CPU a
-# move on one core); it won 110.5 of 200 against hard where two searches of 500 won 94.5,
-# and 119 of 200 fresh deals (59.5%, 52.6%-66.1%): benchmarks/expert.md, "One search that
-# keeps its tree".
+# King's Kilt: one search of 1400 visits that keeps its tree (``reuse=2``: a move runs only
+# what its root lacks, about 950 iterations on average, 0.95 of hard's CPU a move at two
+# players, 0.76 at three, 0.88 at four, on one core). At two players it won 110.5 of 200
+# against hard where two searches of 500 won 94.5, and 119 of 200 fresh deals (59.5%,
+# 52.6%-66.1%); against heuristic bots 78.2% at three players (hard 72.5% of the same deals)
+# and 66.8% at four (hard 66.4%): benchmarks/expert.md, "One search that keeps its tree".
 GAME_SETTINGS: dict[str, dict[str, Any]] = {
     "kingpin": {"replies": 8, "shortlist": None, "mix": 0.75, "workers": 1},
     "kingpins": {"iterations": 1300},
-    "kings-kilt-2p": {"workers": 1, "iterations": 1400, "reuse": 2},
+    "kings-kilt": {"workers": 1, "iterations": 1400, "reuse": 2},
 }
 
 
