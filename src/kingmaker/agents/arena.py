@@ -23,16 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-try:
-    import resource  # (Unix: the forked searches' CPU time)
-except ImportError:  # pragma: no cover - Windows
-    resource = None
-
 from ..core.api import CHANCE, TERMINAL
 from ..core.errors import GameError
 from ..core.match import Match
 from ..core.registry import make
 from ..lab.backends import Backend, make_backend
+from ..lab.play import cpu_time
 from ..lab.stats import wilson
 from . import make_agent
 
@@ -102,14 +98,6 @@ def win_shares(returns: Sequence[float], cooperative: bool, max_return: float) -
     return [1.0 / len(winners) if i in winners else 0.0 for i in range(n)]
 
 
-def _cpu() -> float:
-    """CPU seconds of this process and of the children it has waited for (a forked search)."""
-    if resource is None:
-        return time.process_time()
-    c = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + c.ru_utime + c.ru_stime
-
-
 def run_match(game, seats: Sequence[str], seed: int) -> tuple[Match, dict]:
     """Plays one match between the agents ``seats``; returns it with per-seat statistics.
 
@@ -140,10 +128,10 @@ def run_match(game, seats: Sequence[str], seed: int) -> tuple[Match, dict]:
             continue
         p = cp if cp >= 0 else match.acting_players[0]
         obs = match.observation(p)
-        c0, t0 = _cpu(), time.perf_counter()
+        c0, t0 = cpu_time(), time.perf_counter()
         action = agents[p].act(obs)
         dt = time.perf_counter() - t0
-        cpu[p] += _cpu() - c0  # (one agent acts at a time: the delta is its own)
+        cpu[p] += cpu_time() - c0  # (one agent acts at a time: the delta is its own)
         match.play(action, p)
         moves[p] += 1
         think[p] += dt

@@ -166,24 +166,16 @@ class SearchConfig:
     def __post_init__(self) -> None:
         if self.replies is None:  # (the max-min search's budget is its shape)
             check_budget(self.iterations, self.seconds, "an IS-MCTS budget")
-        if self.rollout not in ROLLOUTS:
-            raise GameError(
-                f"rollout {self.rollout!r} is not known; use {', '.join(ROLLOUTS)}",
-                allowed=list(ROLLOUTS),
-            )
+        for key, words in (("rollout", ROLLOUTS), ("opponents", OPPONENTS), ("goal", GOALS),
+                           ("belief", BELIEFS), ("prior", PRIORS)):
+            value = getattr(self, key)
+            if value not in words:
+                listed = (" or " if len(words) == 2 else ", ").join(words)
+                raise GameError(f"{key} {value!r} is not known; use {listed}", allowed=list(words))
         if self.depth is not None and self.depth < 0:
             raise GameError(f"depth must be at least 0 (or none), not {self.depth}")
         if self.tree is not None and self.tree < 1:
             raise GameError(f"tree must be at least 1 (or none), not {self.tree}")
-        if self.opponents not in OPPONENTS:
-            raise GameError(
-                f"opponents {self.opponents!r} is not known; use {', '.join(OPPONENTS)}",
-                allowed=list(OPPONENTS),
-            )
-        if self.goal not in GOALS:
-            raise GameError(
-                f"goal {self.goal!r} is not known; use {' or '.join(GOALS)}", allowed=list(GOALS)
-            )
         if self.progress < 0.0:
             raise GameError(f"progress must be at least 0, not {self.progress}")
         if not 0.0 <= self.minimax <= 1.0:
@@ -194,19 +186,8 @@ class SearchConfig:
             raise GameError(f"shortlist must be at least 1 (or none), not {self.shortlist}")
         if self.workers < 1:
             raise GameError(f"workers must be at least 1, not {self.workers}")
-        if self.belief not in BELIEFS:
-            raise GameError(
-                f"belief {self.belief!r} is not known; use {' or '.join(BELIEFS)}",
-                allowed=list(BELIEFS),
-            )
-        if self.prior not in PRIORS:
-            raise GameError(
-                f"prior {self.prior!r} is not known; use {', '.join(PRIORS)}", allowed=list(PRIORS)
-            )
         if self.reuse not in (0, 1, 2):
-            raise GameError(
-                f"reuse must be 0, 1 or 2, not {self.reuse}", setting="reuse", accepted=[0, 1, 2]
-            )
+            raise GameError(f"reuse must be 0, 1 or 2, not {self.reuse}", setting="reuse", accepted=[0, 1, 2])
         if self.crn not in (0, 1):
             raise GameError(f"crn must be 0 or 1, not {self.crn}", setting="crn", accepted=[0, 1])
 
@@ -223,12 +204,8 @@ LEVELS: dict[str, SearchConfig] = {
 }
 TEAM_LEVELS: dict[str, SearchConfig] = {
     "easy": SearchConfig(iterations=40, seconds=0.5, rollout="heuristic", survival=0.2),
-    "normal": SearchConfig(
-        iterations=100, seconds=1.5, rollout="heuristic", prior="puct", survival=0.2
-    ),
-    "hard": SearchConfig(
-        iterations=600, seconds=6.0, rollout="heuristic", prior="puct", survival=0.2, workers=2
-    ),
+    "normal": SearchConfig(iterations=100, seconds=1.5, rollout="heuristic", prior="puct", survival=0.2),
+    "hard": SearchConfig(iterations=600, seconds=6.0, rollout="heuristic", prior="puct", survival=0.2, workers=2),
 }
 
 _FIELDS = {
@@ -262,9 +239,7 @@ _KIND_WORDS = {int: "a whole number", float: "a number", str: "a word"}
 def setting_type_error(what: str, key: str, value: str, kind: type, optional: bool) -> GameError:
     """The error for a setting ``key=value`` that does not parse as ``kind``: what would be accepted."""
     accepted = _KIND_WORDS.get(kind, kind.__name__) + (" or none" if optional else "")
-    return GameError(
-        f"{what} setting {key}={value!r} is not {accepted}", setting=key, accepted=accepted
-    )
+    return GameError(f"{what} setting {key}={value!r} is not {accepted}", setting=key, accepted=accepted)
 
 
 def parse_level(
@@ -302,9 +277,7 @@ def parse_level(
         key = key.strip().lower()
         kind = _FIELDS.get(key)
         if kind is None:
-            raise GameError(
-                f"no search setting {key!r}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS)
-            )
+            raise GameError(f"no search setting {key!r}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
         value = value.strip()
         try:
             parsed: Any = None if value.lower() == "none" and key in _OPTIONAL else kind(value)
@@ -318,10 +291,7 @@ def parse_level(
         own = dict(hints.get(name) or {})
         unknown = [k for k in (*flat, *own) if k not in _FIELDS]
         if unknown:
-            raise GameError(
-                f"unknown search hints {unknown}; settings: {', '.join(_FIELDS)}",
-                allowed=list(_FIELDS),
-            )
+            raise GameError(f"unknown search hints {unknown}; settings: {', '.join(_FIELDS)}", allowed=list(_FIELDS))
         cfg = replace(cfg, **{**flat, **own})
     if overrides:
         cfg = replace(cfg, **dict(overrides))

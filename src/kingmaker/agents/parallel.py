@@ -72,9 +72,8 @@ def _share(cfg: Any, obs: Observation, seed: int, build: Build, agent: Any = Non
 def _child(conn: Any, cfg: Any, obs: Observation, seed: int, build: Build, agent: Any = None) -> None:
     try:
         share = _share(cfg, obs, seed, build, agent)
-        kept = getattr(agent, "_kept", None)
-        # (the kept table and the nodes this search went through, for the worker's next search)
-        conn.send((share, None if kept is None else kept[1], getattr(agent, "_touched", None)))
+        # (with a kept agent: its table, for the worker's next search)
+        conn.send((share, *(agent.kept() if agent is not None else (None, set()))))
     except BaseException:  # noqa: BLE001 - the parent runs this share itself instead
         conn.send(None)
     finally:
@@ -94,7 +93,7 @@ def root_parallel(
 
     ``agents`` (the setting ``reuse``): the searches' agents, one a worker, kept by the
     caller from one decision to the next, each with the table its last search kept
-    (``_kept``). A forked child inherits its agent and sends its new table back, which
+    (``kept()``). A forked child inherits its agent and sends its new table back, which
     the parent's copy of that agent then keeps.
     """
     seeds = [obs.rng.getrandbits(64) for _ in range(workers)]
@@ -122,8 +121,7 @@ def root_parallel(
                 if got is not None:
                     shares[w], table, touched = got
                     if mine[w] is not None:  # the child's table, for this worker's next search
-                        mine[w]._kept = None if table is None else (obs.game, table)
-                        mine[w]._touched = touched or set()
+                        mine[w].keep(obs.game, table, touched)
                 if shares[w] is None and proc.is_alive():
                     proc.kill()
                 proc.join()

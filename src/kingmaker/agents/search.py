@@ -120,9 +120,7 @@ class ISMCTSAgent:
         name: the label used in the arena.
     """
 
-    notes: Any = (
-        None  # what the game's belief module noted of the play so far (per agent, once set)
-    )
+    notes: Any = None  # what the game's belief module noted of the play so far (per agent, once set)
 
     def __init__(self, config: SearchConfig | None = None, name: str = "ismcts") -> None:
         self.config = config or LEVELS["normal"]
@@ -148,6 +146,16 @@ class ISMCTSAgent:
             return kept[1]
         return None
 
+    def kept(self) -> tuple[dict | None, set]:
+        """What the agent keeps for its next search: the table (or None) and the nodes its
+        last search went through; a forked worker sends them back (``parallel.py``)."""
+        return (None if self._kept is None else self._kept[1]), self._touched
+
+    def keep(self, game: Game, table: dict | None, touched: set) -> None:
+        """Keeps ``table`` of ``game`` (a forked worker's, sent back) for the next search."""
+        self._kept = None if table is None else (game, table)
+        self._touched = touched
+
     def _workers(self, one: Any, build: Callable[[Any], Any], on: bool) -> list | None:
         """With ``reuse`` (``on``): the workers' agents of config ``one``, kept from one
         decision to the next (new ones when the config changed); else None."""
@@ -170,10 +178,7 @@ class ISMCTSAgent:
 
     def listens(self, game: Game) -> bool:
         """True when the agent follows the play (``belief=model`` and the game has a belief)."""
-        return (
-            getattr(self.config, "belief", "none") == "model"
-            and getattr(game, "belief", None) is not None
-        )
+        return getattr(self.config, "belief", "none") == "model" and getattr(game, "belief", None) is not None
 
     def inform(self, obs: Observation, player: int, action: int | None) -> None:
         """Notes an action as the seat saw it (``obs``: its observation before the action)."""
@@ -190,14 +195,8 @@ class ISMCTSAgent:
             return obs
         deal = game.belief.belief_sample
         base, me = obs.sample, obs.player
-        return Observation(
-            game,
-            me,
-            obs.view,
-            obs.legal_actions,
-            lambda rng: deal(game, base(rng), me, notes, rng),
-            obs.rng,
-        )
+        return Observation(game, me, obs.view, obs.legal_actions,
+                           lambda rng: deal(game, base(rng), me, notes, rng), obs.rng)
 
     def _slow_heuristic(self, obs: Observation) -> bool:
         """Returns True when the game's heuristic is too slow to roll out with freely.
@@ -282,9 +281,7 @@ class ISMCTSAgent:
             obs, cfg.replies, cfg.shortlist, cfg.depth, win, deadline, clock
         )
         self.rollout, self.prior = "heuristic", "none"
-        self.last = SearchStats(
-            iterations=lines, seconds=clock() - start, nodes=0, visits=visits, values=values
-        )
+        self.last = SearchStats(iterations=lines, seconds=clock() - start, nodes=0, visits=visits, values=values)
         return move
 
     def _search_one(self, obs: Observation) -> int:
@@ -300,9 +297,7 @@ class ISMCTSAgent:
         scale = 1.0 / (hi - lo) if hi > lo else 1.0
         n = game.num_players
         survival = cfg.survival if info.cooperative else 0.0
-        progress = (
-            getattr(game.bot, "progress", None) if info.cooperative and cfg.progress > 0.0 else None
-        )
+        progress = getattr(game.bot, "progress", None) if info.cooperative and cfg.progress > 0.0 else None
         max_len = max(1, info.max_game_length)
         overrun = max_len + 1  # a game that runs past its bound is scored as it stands
         c = cfg.exploration
@@ -319,9 +314,7 @@ class ISMCTSAgent:
         evaluate = bound_evaluate(game, win)
         if evaluate is None:  # the game judges no state: every rollout runs to the end
             cut = None
-        direct = (
-            heuristic if rollout == "heuristic" else None
-        )  # the rollout policy, called directly
+        direct = heuristic if rollout == "heuristic" else None  # the rollout policy, called directly
         policy = _policy(game, rollout, cfg.epsilon, rng, heuristic)
         roll = bound_rollout(game) if direct is not None else None
         hint = heuristic if prior != "none" else None
@@ -382,12 +375,7 @@ class ISMCTSAgent:
                 if cp == TERMINAL:
                     break
                 if cp == CHANCE:
-                    s = apply(
-                        s,
-                        draw(s, chance_rng)
-                        if draw is not None
-                        else sample_chance(chance_outcomes(s), chance_rng),
-                    )
+                    s = apply(s, draw(s, chance_rng) if draw is not None else sample_chance(chance_outcomes(s), chance_rng))
                     steps += 1
                     continue
                 if cp >= 0:
@@ -435,17 +423,8 @@ class ISMCTSAgent:
                     break
             # ---- the rollout, from the new edge to the end (or the cut) ---------------
             if expanded and not stopped and roll is not None:  # the game's own rollout loop
-                s, cp, steps, est = roll(
-                    s,
-                    rng,
-                    rolled,
-                    steps,
-                    overrun,
-                    cut,
-                    evaluate,
-                    deadline if it > 1 else None,
-                    clock,
-                )
+                s, cp, steps, est = roll(s, rng, rolled, steps, overrun, cut, evaluate,
+                                         deadline if it > 1 else None, clock)
             elif expanded and not stopped:
                 while True:
                     cp = current_player(s)
@@ -456,18 +435,11 @@ class ISMCTSAgent:
                         if est is not None:
                             break
                     if cp == CHANCE:
-                        s = apply(
-                            s,
-                            draw(s, chance_rng)
-                            if draw is not None
-                            else sample_chance(chance_outcomes(s), chance_rng),
-                        )
+                        s = apply(s, draw(s, chance_rng) if draw is not None else sample_chance(chance_outcomes(s), chance_rng))
                         steps += 1
                         continue
                     if cp >= 0:
-                        s = apply(
-                            s, direct(s, cp, rng) if direct is not None else policy(s, cp), cp
-                        )
+                        s = apply(s, direct(s, cp, rng) if direct is not None else policy(s, cp), cp)
                         rolled += 1
                         steps += 1
                     else:
@@ -480,13 +452,7 @@ class ISMCTSAgent:
                     if deadline is not None and it > 1 and clock() > deadline:
                         break  # out of time in a long rollout: drop this iteration
             terminal = cp == TERMINAL or is_terminal(s)
-            if (
-                est is None
-                and deadline is not None
-                and it > 1
-                and not terminal
-                and steps <= overrun
-            ):
+            if est is None and deadline is not None and it > 1 and not terminal and steps <= overrun:
                 it -= 1
                 break
             # ---- back-up ------------------------------------------------------------
@@ -518,15 +484,11 @@ class ISMCTSAgent:
             self._kept, self._touched = _keep(game, table, touched, self._touched)
         visits = {a: root[a][0] for a in legal if a in root}
         values = {a: (root[a][1] / root[a][0]) if root[a][0] else 0.0 for a in legal if a in root}
-        self.last = SearchStats(
-            iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values
-        )
+        self.last = SearchStats(iterations=it, seconds=elapsed, nodes=len(table), visits=visits, values=values)
         return max(legal, key=lambda a: (visits.get(a, 0), values.get(a, 0.0), -a))
 
 
-def _keep(
-    game: Game, table: dict, touched: set, before: set
-) -> tuple[tuple[Game, dict] | None, set]:
+def _keep(game: Game, table: dict, touched: set, before: set) -> tuple[tuple[Game, dict] | None, set]:
     """What a search with ``reuse`` keeps for the next: the nodes of ``table`` this search
     (``touched``) or the one before it (``before``) went through, so that the table does
     not grow with the whole game (the branches left behind are dropped, and a forked
