@@ -669,7 +669,8 @@ class Hub(Fanout):
         cpu = self.bot_cpu_seconds
         try:
             if self.bots.processes:
-                action, how = await self.bots.run(bot_move, rec, seat, spec, cpu, wall=3 * cpu + 10, bounded=False)
+                action, how = await self.bots.run(bot_move, rec, seat, spec, cpu, wall=3 * cpu + 10, bounded=False,
+                                                  affinity=live.id)
             else:
                 action, how = await self.bots.run(self._bot_in_thread, live, seat, spec, bounded=False)
         except Exception:

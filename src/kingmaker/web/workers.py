@@ -184,7 +184,17 @@ class Workers:
     Jobs start in the order they were asked for (asyncio's semaphore is first come,
     first served), and each match asks for one bot move at a time, so no match's bots
     can starve another's.
+
+    Each worker process is a one-process executor of its own, so a job can be sent to a
+    chosen one: a job with an ``affinity`` key (the match id, for bot moves) goes to the
+    worker that ran that key's last job when that worker is free, so a bot finds there the
+    match it rebuilt and the agent it made, with what its search kept from its last move
+    (``reuse``: the expert level of King's Kilt keeps its tree from one decision to the
+    next). When that worker is busy the job takes any free one rather than wait: a match
+    never waits behind another while a worker is idle.
     """
+
+    _REMEMBER = 4096  # affinity keys remembered (the oldest forgotten first)
 
     def __init__(self, processes: int, limit: int, name: str) -> None:
         self.processes = processes
@@ -192,23 +202,46 @@ class Workers:
         self.name = name
         self.waiting = 0
         self._slots = asyncio.Semaphore(max(1, processes) if processes else 4)
-        self._pool: concurrent.futures.Executor | None = None
+        self._pool: concurrent.futures.Executor | None = None  # threads (processes=0)
+        self._procs: list[concurrent.futures.Executor | None] = [None] * max(0, processes)
+        self._free: list[int] = list(range(max(0, processes)))
+        self._last: OrderedDict[str, int] = OrderedDict()
 
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:
-            if self.processes:
-                ctx = multiprocessing.get_context("forkserver")
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.processes, mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),))
-            else:
-                self._pool = concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix=f"km-{self.name}")
+            self._pool = concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix=f"km-{self.name}")
         return self._pool
+
+    def _process(self, i: int) -> concurrent.futures.Executor:
+        ex = self._procs[i]
+        if ex is None:
+            ctx = multiprocessing.get_context("forkserver")
+            ex = self._procs[i] = concurrent.futures.ProcessPoolExecutor(
+                1, mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),))
+        return ex
+
+    def _take(self, affinity: str | None) -> int:
+        """A free worker's index: the one that ran ``affinity``'s last job if it is free."""
+        i = self._last.get(affinity) if affinity is not None else None
+        if i is None or i not in self._free:
+            i = self._free[0]
+        self._free.remove(i)
+        if affinity is not None:
+            self._last[affinity] = i
+            self._last.move_to_end(affinity)
+            while len(self._last) > self._REMEMBER:
+                self._last.popitem(last=False)
+        return i
 
     def busy(self) -> bool:
         return self.waiting >= self.limit
 
-    async def run(self, fn: Any, *args: Any, wall: float | None = None, bounded: bool = True) -> Any:
-        """Runs ``fn(*args)`` in a worker; with ``bounded``, refuses (server/busy) when the queue is full."""
+    async def run(self, fn: Any, *args: Any, wall: float | None = None, bounded: bool = True,
+                  affinity: str | None = None) -> Any:
+        """Runs ``fn(*args)`` in a worker; with ``bounded``, refuses (server/busy) when the queue is full.
+
+        ``affinity``: a key (a match id) whose jobs go to the same worker process when it is free.
+        """
         from .models import ServerBusyError
 
         if bounded and self.waiting >= self.limit:
@@ -218,24 +251,31 @@ class Workers:
             await self._slots.acquire()
         finally:
             self.waiting -= 1
+        i = self._take(affinity) if self.processes else None
         try:
-            pool = self._executor()
-            if self.processes:
+            if i is not None:
                 # Submitting may start a worker (and, the first time, the fork server): that
                 # blocks, so it is done in a thread, never on the event loop.
-                cf = await asyncio.to_thread(pool.submit, fn, *args)
+                cf = await asyncio.to_thread(self._process(i).submit, fn, *args)
                 fut = asyncio.wrap_future(cf)
             else:
-                fut = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+                fut = asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
             return await (asyncio.wait_for(fut, wall) if wall else fut)
         except concurrent.futures.BrokenExecutor:
-            log.error("the %s workers died; starting new ones", self.name)
-            self._pool = None
+            log.error("a %s worker died; starting a new one", self.name)
+            if i is not None:
+                self._procs[i] = None
             raise
         finally:
+            if i is not None:
+                self._free.append(i)
             self._slots.release()
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        for i, ex in enumerate(self._procs):
+            if ex is not None:
+                ex.shutdown(wait=False, cancel_futures=True)
+                self._procs[i] = None

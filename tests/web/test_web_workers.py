@@ -1,0 +1,78 @@
+"""The server's worker processes (``kingmaker.web.workers.Workers``): a match's bot moves go
+to the worker that played its last one when it is free (docs/web.md, "Bots"), so the agent
+made there, with what its search kept, plays the match's next move; a busy worker never
+makes a match wait while another is free."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+from kingmaker import make
+from kingmaker.core.match import Match
+from kingmaker.web.workers import Workers, bot_move
+
+
+def _pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _agent_of(mid: str, seat: int, spec: str) -> int:
+    """The id of the agent this worker keeps for the seat (0: none)."""
+    from kingmaker.web import workers
+
+    agent = workers._AGENTS.get((mid, seat, spec))
+    return id(agent) if agent is not None else 0
+
+
+def test_a_match_goes_back_to_its_worker_and_never_waits_for_it():
+    async def main() -> None:
+        w = Workers(2, 10, "test")
+        try:
+            first = await w.run(_pid_after, 0.0, affinity="a")
+            others = {await w.run(_pid_after, 0.0, affinity="b") for _ in range(3)}
+            again = [await w.run(_pid_after, 0.0, affinity="a") for _ in range(4)]
+            assert again == [first] * 4  # "a" always found its worker free
+            # Two jobs of one key at once: the second does not queue behind the first.
+            both = await asyncio.gather(w.run(_pid_after, 1.0, affinity="a"), w.run(_pid_after, 0.0, affinity="a"))
+            assert len(set(both)) == 2
+            # Jobs without a key take any free worker.
+            assert {await w.run(_pid_after, 0.0) for _ in range(2)} <= set(both)
+            assert len(others) == 1
+        finally:
+            w.close()
+
+    asyncio.run(main())
+
+
+def test_a_bot_keeps_its_agent_from_one_move_to_the_next():
+    """King's Kilt's expert keeps its tree between decisions: its agent must survive in the worker."""
+    game = make("kings-kilt", players=2)
+    m = Match(game, seed=5)
+    spec = "ismcts:expert/iterations=60"
+    mid = "m-affinity"
+
+    async def main() -> None:
+        w = Workers(2, 10, "test")
+        try:
+            seen = []
+            while len(seen) < 3 and not m.is_over():
+                cp = game.current_player(m.state)
+                if cp < 0:
+                    m.step_chance()
+                    continue
+                rec = (mid, game.id, 2, {}, 5, tuple((e.player, e.action) for e in m.log))
+                if cp == 1:
+                    action, how = await w.run(bot_move, rec, 1, spec, None, affinity=mid)
+                    assert how == "agent"
+                    seen.append(await w.run(_agent_of, mid, 1, spec, affinity=mid))
+                else:
+                    action = m.observation(0).legal_actions[0]
+                m.play(action, cp)
+            assert len(seen) == 3 and seen[0] != 0 and len(set(seen)) == 1
+        finally:
+            w.close()
+
+    asyncio.run(main())
