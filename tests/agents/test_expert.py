@@ -178,7 +178,7 @@ def test_same_view_same_move(tiny_net: Path) -> None:
     assert moves[0] == moves[1]
 
 
-def test_the_level_is_two_isuct_searches_within_hards_budget() -> None:
+def test_the_levels_shape_in_each_game_within_hards_budget() -> None:
     """The level (docs/expert.md, "The search"): two root-parallel ISUCT searches of 500
     iterations with the network's value as a fading prior of four rollouts, hard's shape
     (two of 600); in Kingpin hard's max-min search with a quarter of each cut line's value
