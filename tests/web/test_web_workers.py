@@ -76,3 +76,32 @@ def test_a_bot_keeps_its_agent_from_one_move_to_the_next():
             w.close()
 
     asyncio.run(main())
+
+
+def test_a_job_past_its_wall_time_keeps_its_worker_until_it_ends():
+    """A bot move past its wall time is abandoned, but its process still runs it: the worker stays
+    taken, so the match's next move goes to the free worker instead of queueing behind it."""
+
+    async def main() -> None:
+        w = Workers(2, 10, "test")
+        try:
+            home = await w.run(_pid_after, 0.0, affinity="a")
+            try:
+                await w.run(_pid_after, 2.0, wall=0.2, affinity="a")
+            except TimeoutError:
+                pass
+            else:
+                raise AssertionError("the wall time did not stop the wait")
+            assert w._free == [i for i in (0, 1) if w._last["a"] != i]  # its worker is still taken
+            elsewhere = await w.run(_pid_after, 0.0, affinity="a")
+            assert elsewhere != home
+            # When the abandoned job ends, its worker is free again (and "a" goes back there).
+            for _ in range(100):
+                if len(w._free) == 2:
+                    break
+                await asyncio.sleep(0.05)
+            assert sorted(w._free) == [0, 1]
+        finally:
+            w.close()
+
+    asyncio.run(main())

@@ -252,14 +252,15 @@ class Workers:
         finally:
             self.waiting -= 1
         i = self._take(affinity) if self.processes else None
+        cf: concurrent.futures.Future | None = None
         try:
             if i is not None:
                 # Submitting may start a worker (and, the first time, the fork server): that
                 # blocks, so it is done in a thread, never on the event loop.
                 cf = await asyncio.to_thread(self._process(i).submit, fn, *args)
-                fut = asyncio.wrap_future(cf)
             else:
-                fut = asyncio.get_running_loop().run_in_executor(self._executor(), fn, *args)
+                cf = self._executor().submit(fn, *args)
+            fut = asyncio.wrap_future(cf)
             return await (asyncio.wait_for(fut, wall) if wall else fut)
         except concurrent.futures.BrokenExecutor:
             log.error("a %s worker died; starting a new one", self.name)
@@ -267,9 +268,27 @@ class Workers:
                 self._procs[i] = None
             raise
         finally:
-            if i is not None:
-                self._free.append(i)
-            self._slots.release()
+            if cf is not None and not cf.done() and not cf.cancel():
+                # Past its wall time (or its caller gone) the job still runs, in a process
+                # that cannot be interrupted: its worker and its slot stay taken until it
+                # ends, so no other job queues behind it while the pool counts it free.
+                loop = asyncio.get_running_loop()
+                log.warning("a %s job outlived its caller; its worker stays busy until it ends", self.name)
+
+                def done(_: concurrent.futures.Future) -> None:
+                    try:
+                        loop.call_soon_threadsafe(self._give_back, i)
+                    except RuntimeError:  # the server's loop is closed: nothing left to free
+                        pass
+
+                cf.add_done_callback(done)
+            else:
+                self._give_back(i)
+
+    def _give_back(self, i: int | None) -> None:
+        if i is not None:
+            self._free.append(i)
+        self._slots.release()
 
     def close(self) -> None:
         if self._pool is not None:
