@@ -105,3 +105,41 @@ def test_a_job_past_its_wall_time_keeps_its_worker_until_it_ends():
             w.close()
 
     asyncio.run(main())
+
+
+class _SlowSubmit:
+    """An executor whose ``submit`` takes a while, as the first one does while the fork server starts."""
+
+    def __init__(self, ex) -> None:
+        self.ex = ex
+
+    def submit(self, *args):
+        time.sleep(0.5)
+        return self.ex.submit(*args)
+
+
+def test_a_caller_cancelled_while_its_job_is_submitted_leaves_the_worker_busy_until_it_ends():
+    async def main() -> None:
+        w = Workers(1, 10, "test")
+        real = w._process
+        w._process = lambda i: _SlowSubmit(real(i))
+        try:
+            task = asyncio.create_task(w.run(_pid_after, 1.0, affinity="a"))
+            await asyncio.sleep(0.1)  # the job is being submitted
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+            assert w._free == []  # the job was submitted all the same: its worker is taken
+            for _ in range(200):
+                if w._free:
+                    break
+                await asyncio.sleep(0.05)
+            assert w._free == [0]
+            # and the pool's one slot is free again: a new job runs
+            assert await w.run(_pid_after, 0.0) > 0
+        finally:
+            w.close()
+
+    asyncio.run(main())

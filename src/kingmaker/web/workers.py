@@ -253,11 +253,19 @@ class Workers:
             self.waiting -= 1
         i = self._take(affinity) if self.processes else None
         cf: concurrent.futures.Future | None = None
+        later = False  # the worker and slot are given back when the job ends, not here
         try:
             if i is not None:
                 # Submitting may start a worker (and, the first time, the fork server): that
-                # blocks, so it is done in a thread, never on the event loop.
-                cf = await asyncio.to_thread(self._process(i).submit, fn, *args)
+                # blocks, so it is done in a thread, never on the event loop. Shielded: a
+                # caller cancelled meanwhile must still learn of the job it submitted.
+                submitting = asyncio.ensure_future(asyncio.to_thread(self._process(i).submit, fn, *args))
+                try:
+                    cf = await asyncio.shield(submitting)
+                except asyncio.CancelledError:
+                    later = True
+                    submitting.add_done_callback(lambda t: self._after_submit(t, i))
+                    raise
             else:
                 cf = self._executor().submit(fn, *args)
             fut = asyncio.wrap_future(cf)
@@ -268,22 +276,36 @@ class Workers:
                 self._procs[i] = None
             raise
         finally:
-            if cf is not None and not cf.done() and not cf.cancel():
+            if later:
+                pass
+            elif cf is not None and not cf.done() and not cf.cancel():
                 # Past its wall time (or its caller gone) the job still runs, in a process
                 # that cannot be interrupted: its worker and its slot stay taken until it
                 # ends, so no other job queues behind it while the pool counts it free.
-                loop = asyncio.get_running_loop()
                 log.warning("a %s job outlived its caller; its worker stays busy until it ends", self.name)
-
-                def done(_: concurrent.futures.Future) -> None:
-                    try:
-                        loop.call_soon_threadsafe(self._give_back, i)
-                    except RuntimeError:  # the server's loop is closed: nothing left to free
-                        pass
-
-                cf.add_done_callback(done)
+                self._give_back_when_done(cf, i)
             else:
                 self._give_back(i)
+
+    def _after_submit(self, t: asyncio.Future, i: int | None) -> None:
+        """A job submitted for a caller that was cancelled meanwhile: its worker is given back
+        when the job ends (at once if it could not be submitted, or could still be cancelled)."""
+        cf = None if t.cancelled() or t.exception() is not None else t.result()
+        if cf is None or cf.cancel() or cf.done():
+            self._give_back(i)
+        else:
+            self._give_back_when_done(cf, i)
+
+    def _give_back_when_done(self, cf: concurrent.futures.Future, i: int | None) -> None:
+        loop = asyncio.get_running_loop()
+
+        def done(_: concurrent.futures.Future) -> None:
+            try:
+                loop.call_soon_threadsafe(self._give_back, i)
+            except RuntimeError:  # the server's loop is closed: nothing left to free
+                pass
+
+        cf.add_done_callback(done)
 
     def _give_back(self, i: int | None) -> None:
         if i is not None:
