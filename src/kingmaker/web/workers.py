@@ -253,7 +253,7 @@ class Workers:
             self.waiting -= 1
         i = self._take(affinity) if self.processes else None
         cf: concurrent.futures.Future | None = None
-        later = False  # the worker and slot are given back when the job ends, not here
+        later = False  # a cancelled submission releases the worker itself, when it is known
         try:
             if i is not None:
                 # Submitting may start a worker (and, the first time, the fork server): that
@@ -264,7 +264,8 @@ class Workers:
                     cf = await asyncio.shield(submitting)
                 except asyncio.CancelledError:
                     later = True
-                    submitting.add_done_callback(lambda t: self._after_submit(t, i))
+                    submitting.add_done_callback(lambda t: self._release(
+                        None if t.cancelled() or t.exception() is not None else t.result(), i))
                     raise
             else:
                 cf = self._executor().submit(fn, *args)
@@ -276,27 +277,18 @@ class Workers:
                 self._procs[i] = None
             raise
         finally:
-            if later:
-                pass
-            elif cf is not None and not cf.done() and not cf.cancel():
-                # Past its wall time (or its caller gone) the job still runs, in a process
-                # that cannot be interrupted: its worker and its slot stay taken until it
-                # ends, so no other job queues behind it while the pool counts it free.
-                log.warning("a %s job outlived its caller; its worker stays busy until it ends", self.name)
-                self._give_back_when_done(cf, i)
-            else:
-                self._give_back(i)
+            if not later:
+                self._release(cf, i)
 
-    def _after_submit(self, t: asyncio.Future, i: int | None) -> None:
-        """A job submitted for a caller that was cancelled meanwhile: its worker is given back
-        when the job ends (at once if it could not be submitted, or could still be cancelled)."""
-        cf = None if t.cancelled() or t.exception() is not None else t.result()
+    def _release(self, cf: concurrent.futures.Future | None, i: int | None) -> None:
+        """Gives the worker ``i`` and its slot back: at once when its job ``cf`` is over, never
+        submitted or still cancellable; else when it ends. A job past its wall time (or whose
+        caller is gone) still runs in a process that cannot be interrupted, so no other job may
+        queue behind it while the pool counts its worker free."""
         if cf is None or cf.cancel() or cf.done():
             self._give_back(i)
-        else:
-            self._give_back_when_done(cf, i)
-
-    def _give_back_when_done(self, cf: concurrent.futures.Future, i: int | None) -> None:
+            return
+        log.warning("a %s job outlived its caller; its worker stays busy until it ends", self.name)
         loop = asyncio.get_running_loop()
 
         def done(_: concurrent.futures.Future) -> None:
