@@ -43,7 +43,7 @@ import kingmaker
 from kingmaker.core.api import CHANCE, TERMINAL
 from kingmaker.core.match import sample_chance
 from kingmaker.games.kingpin import bot
-from kingmaker.games.kingpin.bot import _best_attack, _race_bits, _tables
+from kingmaker.games.kingpin.bot import _best_attack, _race_bits, _tables, race
 from kingmaker.games.kingpin.state import DRAW, END, PLAY
 
 NAMES = (
@@ -85,8 +85,11 @@ def features(game, s, p: int) -> list[float]:
         f[2] += sign
         f[3] += sign * (on_sq[tl][sq] - value[tl] - 1.0)
     masks = tb["masks"]
-    free = masks[1] & ~(bits[0] | bits[1])
-    mine, theirs = _race_bits(masks, free, bits[p], p), _race_bits(masks, free, bits[q], q)
+    if masks is not None:  # (as evaluate: bit masks on a full grid, else the plain search)
+        free = masks[1] & ~(bits[0] | bits[1])
+        mine, theirs = _race_bits(masks, free, bits[p], p), _race_bits(masks, free, bits[q], q)
+    else:
+        mine, theirs = race(game, s.board, own, p), race(game, s.board, own, q)
     if (q if s.phase == DRAW else s.current) == q:
         f[4] = 1.0
         f[5] = float(theirs <= 1)
