@@ -36,15 +36,18 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import kingmaker
 from kingmaker.core.api import CHANCE, TERMINAL
-from kingmaker.core.match import sample_chance
 from kingmaker.games.kingpin import bot
 from kingmaker.games.kingpin.bot import _best_attack, _race_bits, _tables, race
 from kingmaker.games.kingpin.state import DRAW, END, PLAY
+
+sys.path.insert(0, str(Path(__file__).parent))
+from search_fits import _heuristic_game  # noqa: E402  (the same games: heuristic, 10% random moves)
 
 NAMES = (
     "hand and deck", "board material", "board tiles", "board squares", "opponent to move",
@@ -204,19 +207,8 @@ def outcomes(a) -> None:
         rng = random.Random(seed)
         F0, F1, wc, y = [], [], [], []
         for _ in range(a.games):
-            s = game.new_initial_state()
-            states = [s]
-            while not game.is_terminal(s):
-                cp = game.current_player(s)
-                if cp == CHANCE:
-                    act = sample_chance(game.chance_outcomes(s), rng)
-                elif rng.random() < 0.1:
-                    act = rng.choice(game.legal_actions(s, cp))
-                else:
-                    act = game.heuristic_action(s, cp, rng)
-                s = game.apply(s, act, None if cp == CHANCE else cp)
-                states.append(s)
-            r = game.returns(s)[0]
+            states = _heuristic_game(game, rng, explore=0.1)
+            r = game.returns(states[-1])[0]
             for x in states:
                 if x.phase == PLAY:
                     _checked(game, x, F0, F1, wc)
