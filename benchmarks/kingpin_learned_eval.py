@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -183,12 +182,6 @@ class Net:
         return net
 
 
-def _checked(game, s, rows0, rows1, wcs) -> None:
-    rows0.append(features(game, s, 0))
-    rows1.append(features(game, s, 1))
-    wcs.append(bot.win_chance(game, s)[0])
-
-
 def _verify(F0: np.ndarray, F1: np.ndarray, wc: np.ndarray) -> None:
     err = float(np.abs(win_chance(F0, F1) - wc).max()) if len(wc) else 0.0
     if err > 1e-9:
@@ -211,7 +204,9 @@ def outcomes(a) -> None:
             r = game.returns(states[-1])[0]
             for x in states:
                 if x.phase == PLAY:
-                    _checked(game, x, F0, F1, wc)
+                    F0.append(features(game, x, 0))
+                    F1.append(features(game, x, 1))
+                    wc.append(bot.win_chance(game, x)[0])
                     y.append(r)
         data[seed] = tuple(np.array(v, float) for v in (F0, F1, wc, y))
         _verify(*data[seed][:3])
@@ -250,27 +245,19 @@ def screen(a) -> None:
 
     import kingmaker.agents.expert as expert
     from kingmaker.agents.arena import run_arena, summarize
-    from kingmaker.agents.maxmin import maxmin_search
-    from kingmaker.agents.search import SearchStats
 
     net = Net.load(a.net)
 
-    def search(self, obs):  # ExpertAgent._search_maxmin with the learned value at the cut
+    def cut_leaf(self, obs):  # the expert's cut value with this network for the tensor one
         game, me, mix = obs.game, obs.player, self.expert.mix
 
         def leaf(s, est: float) -> float:
             v = net.value(np.array([features(game, s, me)]), np.array([features(game, s, 1 - me)]))
             return mix * est + (1.0 - mix) * float(v[0])
 
-        start = time.perf_counter()
-        move, lines, visits, values = maxmin_search(
-            obs, self.expert.replies, self.expert.shortlist, self.expert.depth, False, None,
-            time.perf_counter, leaf=leaf)
-        self.last = SearchStats(iterations=lines, seconds=time.perf_counter() - start, nodes=0,
-                                visits=visits, values=values)
-        return move
+        return leaf
 
-    expert.ExpertAgent._search_maxmin = search  # this process and the arena's forked workers
+    expert.ExpertAgent._cut_leaf = cut_leaf  # this process and the arena's forked workers
     res = run_arena("kingpin", 2, [f"ismcts:expert/replies=8/mix={a.mix}", "ismcts:hard/seconds=none"],
                     a.games, jobs=a.jobs, seed=a.seed)
     summary = summarize(res)
@@ -332,16 +319,16 @@ def search_values(a) -> None:
     F0, F1, wc, V = (np.array(x, float) for x in (F0, F1, wc, V))
     decision, held, ended = np.array(decision), np.array(held), np.array(ended)
     _verify(F0[~ended], F1[~ended], wc[~ended])
-    base = wc  # (a move that ends the game: its result, for every estimator alike)
     print(f"judged moves: {len(V)} in {k} decisions of {a.games} games; held out: {held.sum()}")
-    print(f"  win_chance after the move: rank corr. {_rank_corr(base[held], V[held], decision[held]):.3f}")
+    print(f"  win_chance after the move: rank corr. {_rank_corr(wc[held], V[held], decision[held]):.3f}")
     net = Net(F0.shape[1] + 1, 32, 0, extra=True)
 
     def report(ep: int) -> None:
+        # (a move that ends the game: its result, for either estimator)
         pv = np.where(ended[held], wc[held], net.value(F0[held], F1[held]))
         print(f"  network epoch {ep}: rank corr. {_rank_corr(pv, V[held], decision[held]):.3f}, "
               f"mean squared error {np.mean((pv - V[held]) ** 2):.4f} "
-              f"(win_chance {np.mean((base[held] - V[held]) ** 2):.4f})", flush=True)
+              f"(win_chance {np.mean((wc[held] - V[held]) ** 2):.4f})", flush=True)
 
     fit = ~held & ~ended
     net.fit(np.vstack([F0[fit], F1[fit]]), np.concatenate([V[fit], 1 - V[fit]]), a.epochs, 0, report)

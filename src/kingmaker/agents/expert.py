@@ -471,21 +471,25 @@ class ExpertAgent(ISMCTSAgent):
         from .maxmin import maxmin_search
 
         cfg = self.expert
-        game, me, net, mix = obs.game, obs.player, self.net, cfg.mix
+        clock = time.perf_counter
+        start = clock()
+        deadline = None if cfg.seconds is None else start + cfg.seconds
+        move, lines, visits, values = maxmin_search(
+            obs, cfg.replies, cfg.shortlist, cfg.depth, False, deadline, clock, leaf=self._cut_leaf(obs)
+        )
+        self.last = SearchStats(iterations=lines, seconds=clock() - start, nodes=0, visits=visits, values=values)
+        return move
+
+    def _cut_leaf(self, obs: Observation) -> Any:
+        """The max-min search's value of a cut line: ``mix * evaluate + (1 - mix) * the network``."""
+        game, me, net, mix = obs.game, obs.player, self.net, self.expert.mix
         tensor = game.observation_tensor
 
         def leaf(s: Any, est: float) -> float:
             v = net.value(tensor(s, me))  # (seat-relative: index 0 is the seat's own value)
             return mix * est + (1.0 - mix) * _unit(v[0])
 
-        clock = time.perf_counter
-        start = clock()
-        deadline = None if cfg.seconds is None else start + cfg.seconds
-        move, lines, visits, values = maxmin_search(
-            obs, cfg.replies, cfg.shortlist, cfg.depth, False, deadline, clock, leaf=leaf
-        )
-        self.last = SearchStats(iterations=lines, seconds=clock() - start, nodes=0, visits=visits, values=values)
-        return move
+        return leaf
 
     def _search_one(self, obs: Observation) -> int:
         """One guided search; returns the most visited legal action at the root."""
