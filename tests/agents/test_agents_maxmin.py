@@ -18,6 +18,7 @@ import kingmaker
 from kingmaker import GameError, Match
 from kingmaker.agents import make_agent
 from kingmaker.agents.search import ISMCTSAgent, SearchConfig, parse_level
+from kingmaker.core.api import TERMINAL
 from kingmaker.core.match import Observation
 
 SAFE, RISKY = 0, 1
@@ -183,3 +184,138 @@ def test_a_time_cap_that_has_run_out_still_gives_a_judged_legal_move():
     assert agent.last.iterations == 1
     assert agent.last.visits == {SAFE: 1}  # the first legal move's line, and nothing more
     assert agent.last_move == SAFE
+
+
+class ThreePly(OneReply):
+    """Player 0 moves, the rival replies, player 0 answers, and the game ends.
+
+    Move 0 is safe (0.5 whatever follows). Move 1 looks bad after any reply (``evaluate``
+    says 0.2 before player 0's answer) but answer 2 then wins, and the heuristic answers 0,
+    which loses. Move 2 is poor (0.1). Everything is ``evaluate``'s and the returns' alone:
+    the heuristic's moves are 0."""
+
+    id = "toy-three-ply"
+    name = "Three Ply"
+    replies = 3
+
+    def max_game_length(self) -> int:
+        return 3
+
+    def current_player(self, s):
+        return (0, 1, 0)[len(s)] if len(s) < 3 else TERMINAL
+
+    def legal_actions(self, s, player=None):
+        cp = self.current_player(s)
+        if cp < 0 or player not in (None, cp):
+            return []
+        return list(range(3))
+
+    def _mine(self, s) -> float:
+        if s[0] == 0:
+            return 0.5
+        if s[0] == 2:
+            return 0.1
+        return (1.0 if s[2] == 2 else 0.0) if len(s) == 3 else 0.2
+
+    def returns(self, s):
+        v = self._mine(s) if len(s) == 3 else 0.0
+        return (v, 1.0 - v)
+
+    def evaluate(self, s):
+        if not s:
+            return None
+        v = self._mine(s)
+        return (v, 1.0 - v)
+
+    def action_to_str(self, s, action):
+        return str(action)
+
+    def heuristic_action(self, s, player, rng):
+        return 0
+
+
+def _search(game, **kw):
+    from kingmaker.agents.maxmin import maxmin_search
+
+    s = game.new_initial_state()
+    obs = Observation(game, 0, game.view(s, 0), game.legal_actions(s, 0), lambda rng: s, random.Random(0))
+    return maxmin_search(obs, 8, None, 1, False, None, lambda: 0.0, **kw)
+
+
+def test_the_deep_ply_finds_the_answer_that_the_cut_line_misses():
+    # hard's shape: every move judged by the rival's replies, each cut by evaluate (0.2 for
+    # move 1), so the safe move is played ...
+    move, _, _, value = _search(ThreePly(2))
+    assert move == 0 and value == {0: 0.5, 1: pytest.approx(0.2), 2: pytest.approx(0.1)}
+    # ... and a ply further player 0's answers are weighed (the best-rated one, answer 2,
+    # and the heuristic's 0): move 1 wins against every reply.
+    move, _, _, value = _search(ThreePly(2), deep=2, responses=1)
+    assert move == 1 and value[1] == 1.0 and value[0] == 0.5
+
+
+def test_the_deep_ply_cuts_off_what_cannot_change_the_move():
+    # deep=2: move 0 first (the better value), then move 1. Move 1's first reply takes both
+    # answers (1.0 and 0.0); against its other replies the first answer already reaches the
+    # smallest so far (1.0), so the heuristic's answer is not played: 3 + 2 + 1 + 1 lines.
+    _, lines, count, _ = _search(ThreePly(2), deep=2, responses=1)
+    base_lines = 3 + 3 * 3  # a line a move, then each move's three replies
+    # Move 0: the answer rated best (0, first of a tie) is the heuristic's: one a reply.
+    assert count[0] == 1 + 3 + 3
+    assert count[1] == 1 + 3 + 2 + 1 + 1
+    assert lines == base_lines + 3 + 2 + 1 + 1
+    # With responses=3 all three answers are weighed against the first reply (nothing to
+    # cut against yet), and against the others answer 2, rated best, comes first: a cut.
+    _, _, count, value = _search(ThreePly(2), deep=2, responses=3)
+    assert count[1] == 1 + 3 + 3 + 1 + 1 and value[1] == 1.0
+
+
+def test_prune_skips_the_moves_that_cannot_be_best():
+    # The first values (the heuristic's reply, cut by evaluate): 0.5, 0.2, 0.1. Move 0 is
+    # judged first (0.5); move 1's first value is below that, so no more move is judged.
+    move, lines, count, value = _search(ThreePly(2), prune=True)
+    assert move == 0
+    assert count == {0: 1 + 3, 1: 1, 2: 1}
+    assert lines == 3 + 3
+    assert value == {0: 0.5, 1: pytest.approx(0.2), 2: pytest.approx(0.1)}
+    # keep the deep moves' values exact: with deep=2 the two best are judged, not the third.
+    move, _, count, _ = _search(ThreePly(2), prune=True, deep=2, responses=1)
+    assert move == 1 and count[2] == 1
+
+
+class ReplyTable(ThreePly):
+    """``evaluate`` after (move, reply), for player 0, from a table; the rival's heuristic
+    replies 0. Move 0's replies all leave 0.7 but the heuristic's (0.9); move 1 looks
+    better than it is (0.8 after the heuristic's reply, 0.3 and 0.0 after the others)."""
+
+    id = "toy-reply-table"
+    TABLE = {0: (0.9, 0.7, 0.7), 1: (0.8, 0.3, 0.0), 2: (0.1, 0.1, 0.1)}
+
+    def _mine(self, s) -> float:
+        return self.TABLE[s[0]][s[1]] if len(s) >= 2 else 0.5
+
+
+def test_prune_stops_a_moves_replies_once_it_is_out():
+    # Move 0 (first value 0.9) is judged first: 0.7. Move 1 (first value 0.8, above the
+    # bar) meets first the reply rated best for the rival (2: 0.0), below the bar, and its
+    # other replies are not played. Move 2 (0.1) is not judged.
+    move, lines, count, value = _search(ReplyTable(2), prune=True)
+    assert move == 0 and value[0] == pytest.approx(0.7)
+    assert count == {0: 1 + 3, 1: 1 + 1, 2: 1}
+    assert value[1] == 0.0 and lines == 3 + 3 + 1
+    # Without prune every move meets every reply, and the choice is the same.
+    move, lines, count, value = _search(ReplyTable(2))
+    assert move == 0 and count == {0: 4, 1: 4, 2: 4} and value[1] == 0.0
+
+
+def test_the_expert_settings_reach_the_search_and_are_checked():
+    from kingmaker.agents.expert import parse_expert
+
+    game = kingmaker.make("kingpin", players=2)
+    cfg = parse_expert("expert/prune=1/deep=6/responses=5", game)
+    assert (cfg.prune, cfg.deep, cfg.responses, cfg.replies) == (1, 6, 5, 8)
+    with pytest.raises(GameError, match="prune must be 0 or 1"):
+        parse_expert("expert/prune=2", game)
+    with pytest.raises(GameError, match="responses at least 1"):
+        parse_expert("expert/deep=2/responses=0", game)
+    with pytest.raises(GameError, match="deep must be at least 0"):
+        parse_expert("expert/deep=-1", game)

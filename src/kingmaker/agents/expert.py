@@ -255,6 +255,12 @@ class ExpertConfig:
             evaluate + (1 - mix) * the network's value`` of the state there (the network
             as the leaf evaluation; ``iterations`` and the prior do not apply).
         shortlist: the moves the max-min search judges by their replies (None: every one).
+        prune: 1 lets the max-min search skip the moves and replies that cannot change its
+            choice (``maxmin.py``: a move's value is at most its first value); 0 judges all.
+        deep: the max-min search judges its ``deep`` best moves a ply further: the seat's
+            best of ``responses`` answers to each reply (0: not).
+        responses: the answers weighed a reply in the ``deep`` ply (the ones ``evaluate``
+            rates best for the seat, and the heuristic's).
         reuse: as the plain search's (``SearchConfig.reuse``): 1 keeps the tree for the
             agent's next decision and adds the budget's iterations to what its root holds,
             2 tops the root up to the budget's visits, 0 starts every search empty.
@@ -281,6 +287,9 @@ class ExpertConfig:
     replies: int | None = None
     shortlist: int | None = None
     reuse: int = 0
+    prune: int = 0
+    deep: int = 0
+    responses: int = 4
 
     def __post_init__(self) -> None:
         check_budget(self.iterations, self.seconds, "an expert budget")
@@ -312,6 +321,12 @@ class ExpertConfig:
             raise GameError(f"replies must be at least 1 (or none), not {self.replies}")
         if self.shortlist is not None and self.shortlist < 1:
             raise GameError(f"shortlist must be at least 1 (or none), not {self.shortlist}")
+        if self.prune not in (0, 1):
+            raise GameError(f"prune must be 0 or 1, not {self.prune}", setting="prune", accepted=[0, 1])
+        if self.deep < 0 or self.responses < 1:
+            raise GameError(
+                f"deep must be at least 0 and responses at least 1, not {self.deep} and {self.responses}"
+            )
 
 
 # The level: a budget of iterations with no time cap by default (so that a busy machine
@@ -348,6 +363,9 @@ _FIELDS = {
     "shortlist": int,
     "net": str,
     "reuse": int,
+    "prune": int,
+    "deep": int,
+    "responses": int,
 }
 _OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies", "shortlist")
 # Per game (id, or id-<n>p): settings from benchmarks/expert.md. Kingpin's hard is the
@@ -475,7 +493,9 @@ class ExpertAgent(ISMCTSAgent):
         start = clock()
         deadline = None if cfg.seconds is None else start + cfg.seconds
         move, lines, visits, values = maxmin_search(
-            obs, cfg.replies, cfg.shortlist, cfg.depth, False, deadline, clock, leaf=self._cut_leaf(obs)
+            obs, cfg.replies, cfg.shortlist, cfg.depth, False, deadline, clock,
+            leaf=None if cfg.mix == 1.0 else self._cut_leaf(obs),
+            prune=bool(cfg.prune), deep=cfg.deep, responses=cfg.responses,
         )
         self.last = SearchStats(iterations=lines, seconds=clock() - start, nodes=0, visits=visits, values=values)
         return move

@@ -54,12 +54,31 @@ def maxmin_search(
     deadline: float | None,
     clock: Callable[[], float],
     leaf: Callable[[Any, float], float] | None = None,
+    prune: bool = False,
+    deep: int = 0,
+    responses: int = 4,
 ) -> tuple[int, int, dict[int, int], dict[int, float]]:
     """Returns (the move, the lines played, lines per move, each judged move's value in [0, 1]).
 
     ``leaf``, if given, revalues a line cut before the end: ``leaf(state, estimate)`` returns
     the seat's value in [0, 1] from the state where ``evaluate`` judged it and that
     estimate (the expert's network, ``agents/expert.py``); the end of a game is never revalued.
+
+    ``prune`` (the expert's; ``hard`` judges every move) skips what cannot change the
+    outcome: a move's replies include the heuristic's, whose line is its first value, so
+    its value is at most its first value (up to the chance drawn in the lines), and the
+    second pass, in the order of the first values, stops at the first move whose first
+    value is below the ``max(1, deep)``-th best value judged so far; a move's replies stop
+    as soon as one of them takes it below that value (the move is out: its value is then
+    the smallest found, a bound above its own).
+
+    ``deep`` > 0 judges the ``deep`` moves of the best values once more, a ply further
+    (``_deep``): against each of the same replies the seat answers with the best of its
+    ``responses`` moves that ``evaluate`` rates best for it and the heuristic's, each
+    followed by the cut line (the rival's heuristic reply, then ``evaluate``), and the move
+    is worth the smallest over the replies of that best answer, with alpha-beta cut-offs;
+    the move played is the deep-judged one of the greatest deep value. Not with a
+    co-operative game (a teammate's reply is the team's: no rival to search against).
     """
     game = obs.game
     me = obs.player
@@ -114,6 +133,45 @@ def maxmin_search(
         cp = current_player(s)
         return cp if cp >= 0 and cp != me else None
 
+    def rate(s: Any, p: int, options: list[int]) -> tuple[dict[int, Any], list[int]]:
+        """The children of ``s`` by ``p``'s options, and the options ``evaluate`` rates best for ``p`` first."""
+        children = {x: apply(s, x, p) for x in options}
+        rated = []
+        for x in options:
+            c = children[x]
+            est = game.returns(c) if current_player(c) == TERMINAL else evaluate(c) if evaluate is not None else None
+            if est is not None:
+                rated.append((-est[p], x))
+        rated.sort()
+        return children, [x for _, x in rated]
+
+    def _deep(entry: tuple[Any, int, dict[int, Any], list[int]], alpha: float) -> tuple[float, int]:
+        """A move's value a ply further (``deep``) and the lines played: the smallest, over
+        the rival's replies, of the seat's best answer; stops once it is below ``alpha``."""
+        _, _, children, chosen = entry
+        worst, n = 2.0, 0
+        for r in chosen:
+            s2 = settle(children[r])
+            if current_player(s2) != me:
+                v = tail(s2, after)  # the seat does not answer here: the cut line as it was
+                n += 1
+            else:
+                kids, ranked = rate(s2, me, legal_actions(s2, me))
+                answers = ranked[:responses]
+                h = heuristic(s2, me, rng)
+                if h not in answers:
+                    answers.append(h)
+                v = -1.0
+                for m in answers:
+                    v = max(v, tail(kids[m], after))
+                    n += 1
+                    if v >= worst:
+                        break  # the rival has a reply at least as good for it already
+            worst = min(worst, v)
+            if worst < alpha:
+                break  # a move judged before is better
+        return worst, n
+
     s0 = obs.sample(rng)
     lines = 0
     count: dict[int, int] = {}
@@ -132,33 +190,56 @@ def maxmin_search(
     order = sorted(first, key=lambda a: -first[a])  # (stable: ties stay in legal order)
     value = dict(first)
     judged: list[int] = []
+    keep = max(1, deep)
+    top: list[float] = []  # (prune) the best ``keep`` values judged so far, highest first
+    lines_of: dict[int, tuple[Any, int, dict[int, Any], list[int]]] = {}
     for a in order if shortlist is None else order[:shortlist]:
         if deadline is not None and clock() >= deadline:
             break
+        bar = top[-1] if prune and len(top) >= keep else None
+        if bar is not None and first[a] < bar:
+            break  # (the order is by first value: no move after it can reach the bar)
         s1 = settle(apply(s0, a, me))
         q = rival(s1)
         judged.append(a)
         if q is None:
-            continue  # no rival's reply to weigh: the first value stands
-        options = legal_actions(s1, q)
-        children = {r: apply(s1, r, q) for r in options}
-        rated = []
-        for r in options:
-            c = children[r]
-            est = game.returns(c) if current_player(c) == TERMINAL else evaluate(c) if evaluate is not None else None
-            if est is not None:
-                rated.append((-est[q], r))
-        rated.sort()
-        chosen = [r for _, r in rated[:replies]]
-        h = heuristic(s1, q, rng)
-        if h not in chosen:
-            chosen.append(h)
-        vals = []
-        for r in chosen:
-            vals.append(tail(children[r], after))
-            lines += 1
-            count[a] += 1
-        value[a] = max(vals) if team else min(vals)
+            v = first[a]  # no rival's reply to weigh: the first value stands
+        else:
+            children, ranked = rate(s1, q, legal_actions(s1, q))
+            chosen = ranked[:replies]
+            h = heuristic(s1, q, rng)
+            if h not in chosen:
+                chosen.append(h)
+            lines_of[a] = (s1, q, children, chosen)
+            vals = []
+            for r in chosen:
+                vals.append(tail(children[r], after))
+                lines += 1
+                count[a] += 1
+                if bar is not None and not team and vals[-1] < bar:
+                    break
+            v = value[a] = max(vals) if team else min(vals)
+        if prune:
+            top.append(v)
+            top.sort(reverse=True)
+            del top[keep:]
     # (the first pass always plays one line, so ``order`` is never empty)
-    best = max(judged or order, key=lambda a: (value[a], first[a], -a))
+    rank = lambda a: (value[a], first[a], -a)  # noqa: E731
+    best = max(judged or order, key=rank)
+    if deep and not team and judged:
+        deep_value: dict[int, float] = {}
+        alpha = -1.0
+        for a in sorted(judged, key=rank, reverse=True)[:deep]:
+            if deadline is not None and clock() >= deadline:
+                break
+            if a not in lines_of:
+                deep_value[a] = value[a]  # no rival's reply: nothing deeper to weigh
+            else:
+                deep_value[a], n = _deep(lines_of[a], alpha)
+                lines += n
+                count[a] += n
+            alpha = max(alpha, deep_value[a])
+        if deep_value:
+            best = max(deep_value, key=lambda a: (deep_value[a], *rank(a)))
+            value.update(deep_value)
     return best, lines, count, value
