@@ -195,6 +195,7 @@ def test_the_levels_shape_in_each_game_within_hards_budget() -> None:
     assert (sqk.iterations, sqk.workers, sqk.reuse, sqk.select, sqk.value_visits) == (500, 2, 0, "ucb", 4.0)
     kingpin = parse_expert("expert", kingmaker.make("kingpin", 2))  # hard's max-min, the network at the cut
     assert (kingpin.replies, kingpin.shortlist, kingpin.mix, kingpin.workers, kingpin.depth) == (8, None, 0.75, 1, 2)
+    assert (kingpin.prune, kingpin.deep, kingpin.responses) == (1, 8, 6)  # pruned, a ply deeper (2026-12-07)
     kingpins = parse_expert("expert", kingmaker.make("kingpins", 2))
     assert (kingpins.iterations, kingpins.workers, kingpins.depth) == (1300, 2, 0)
     old = parse_expert("expert/value_visits=none")  # AlphaGo's mixing, half and half
@@ -407,7 +408,7 @@ def test_replies_is_hards_maxmin_with_the_networks_value_at_every_cut() -> None:
 
     hard = make_agent("ismcts:hard/seconds=none", game)
     assert hard.config.replies == 8
-    spec = parse_expert("expert/replies=8/shortlist=none", game)
+    spec = replace(parse_expert("expert/replies=8/shortlist=none", game), prune=0, deep=0)  # as hard
     assert (spec.replies, spec.shortlist, spec.depth) == (8, None, 2)
     for s, p in decision_points(game, 3)[:2]:
         rollout_only = decide(ExpertAgent(net, replace(spec, mix=1.0)), s, p)
@@ -709,3 +710,37 @@ def test_reuse_keeps_the_tree_for_the_seats_next_decision(tiny_net: Path) -> Non
         assert sum(kept.last.visits.values()) == 60
         return
     pytest.fail("no position where seat 0 decides twice in a row with the kept root")
+
+
+def test_kingpins_level_prunes_and_looks_a_ply_deeper_at_real_decisions() -> None:
+    """The Kingpin level (``prune=1/deep=8/responses=6``): with ``prune`` the moves left
+    with their first line alone could not have been best (their first value, a bound above
+    their value, is below the move played), in fewer lines than hard's; with ``deep`` the
+    move played is the best of the deep-judged ones, and more lines are played."""
+    from kingmaker.agents.bench import decision_points
+
+    game = kingmaker.make("kingpin", 2)
+    net = ExpertNet.for_game(game, (8,), seed=1)
+
+    def decide(agent, s, p) -> tuple:
+        obs = Observation(game, p, game.view(s, p), game.legal_actions(s, p),
+                          lambda rng: game.sample_hidden(s, p, rng), random.Random(9))
+        return agent.act(obs), agent.last
+
+    level = parse_expert("expert", game)
+    checked = 0
+    for s, p in decision_points(game, 4)[1:4]:
+        if len(game.legal_actions(s, p)) < 10:
+            continue
+        checked += 1
+        _, full = decide(make_agent("ismcts:hard/seconds=none", game), s, p)
+        move, pruned = decide(ExpertAgent(net, replace(level, mix=1.0, deep=0)), s, p)
+        once = [a for a, n in pruned.visits.items() if n == 1]
+        assert once and all(pruned.values[a] < pruned.values[move] for a in once)
+        assert pruned.iterations < full.iterations / 2
+        move, deep = decide(ExpertAgent(net, replace(level, mix=1.0)), s, p)
+        assert deep.iterations > pruned.iterations
+        # A move judged a ply further has more than its first line and 9 replies' lines.
+        deeper = [a for a, n in deep.visits.items() if n > 10]
+        assert move in deeper and deep.values[move] == max(deep.values[a] for a in deeper)
+    assert checked >= 2
