@@ -133,17 +133,21 @@ def maxmin_search(
         cp = current_player(s)
         return cp if cp >= 0 and cp != me else None
 
-    def rate(s: Any, p: int, options: list[int]) -> tuple[dict[int, Any], list[int]]:
-        """The children of ``s`` by ``p``'s options, and the options ``evaluate`` rates best for ``p`` first."""
-        children = {x: apply(s, x, p) for x in options}
+    def candidates(s: Any, p: int, k: int) -> tuple[dict[int, Any], list[int]]:
+        """The children of ``s`` by ``p``'s legal moves, and the ``k`` that ``evaluate`` rates
+        best for ``p`` (best first) with the heuristic's move after them if it is not one."""
+        children = {x: apply(s, x, p) for x in legal_actions(s, p)}
         rated = []
-        for x in options:
-            c = children[x]
+        for x, c in children.items():
             est = game.returns(c) if current_player(c) == TERMINAL else evaluate(c) if evaluate is not None else None
             if est is not None:
                 rated.append((-est[p], x))
         rated.sort()
-        return children, [x for _, x in rated]
+        chosen = [x for _, x in rated[:k]]
+        h = heuristic(s, p, rng)
+        if h not in chosen:
+            chosen.append(h)
+        return children, chosen
 
     def _deep(entry: tuple[Any, int, dict[int, Any], list[int]], alpha: float) -> tuple[float, int]:
         """A move's value a ply further (``deep``) and the lines played: the smallest, over
@@ -156,11 +160,7 @@ def maxmin_search(
                 v = tail(s2, after)  # the seat does not answer here: the cut line as it was
                 n += 1
             else:
-                kids, ranked = rate(s2, me, legal_actions(s2, me))
-                answers = ranked[:responses]
-                h = heuristic(s2, me, rng)
-                if h not in answers:
-                    answers.append(h)
+                kids, answers = candidates(s2, me, responses)
                 v = -1.0
                 for m in answers:
                     v = max(v, tail(kids[m], after))
@@ -205,11 +205,7 @@ def maxmin_search(
         if q is None:
             v = first[a]  # no rival's reply to weigh: the first value stands
         else:
-            children, ranked = rate(s1, q, legal_actions(s1, q))
-            chosen = ranked[:replies]
-            h = heuristic(s1, q, rng)
-            if h not in chosen:
-                chosen.append(h)
+            children, chosen = candidates(s1, q, replies)
             lines_of[a] = (s1, q, children, chosen)
             vals = []
             for r in chosen:
