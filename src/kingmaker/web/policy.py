@@ -37,7 +37,7 @@ CLOSE_SEAT_CHANGED = 4401  # the seat changed hands: the token this socket was o
 
 # The levels of ``ismcts`` and ``team``. ``expert`` (network-guided IS-MCTS, 2 x 500 iterations
 # a move; one search of 1400 visits that keeps its tree in King's Kilt; in Kingpin
-# hard's max-min search with the network at the cut) plays only where a network ships for the game and player count
+# hard's max-min search with the network at the cut, pruned and a ply deeper) plays only where a network ships for the game and player count
 # (``expert_players``); like every bot move, it is bounded by the server's CPU time per move.
 NAMED_LEVELS = ("easy", "normal", "hard", "expert")
 
