@@ -377,7 +377,8 @@ _OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies",
 # "Kingpin"). Since 2026-12-07 that search skips what cannot change its choice (``prune=1``)
 # and judges its 8 best moves a ply further (``deep=8/responses=6``: the seat's best of its 6
 # best-rated answers to each reply), at 0.66 of hard's CPU a move: 121 of 200 against hard
-# (60.5%, 53.6%-67.0%; benchmarks/expert.md, "Kingpin: a ply deeper"). Kingpins' hard searches 2 x 2000 and an expert iteration there costs
+# (60.5%, 53.6%-67.0%), then 102 of 200 fresh deals (51.0%; the 400: 55.8%, 50.9%-60.5%;
+# benchmarks/expert.md, "Kingpin: a ply deeper"). Kingpins' hard searches 2 x 2000 and an expert iteration there costs
 # about 1.5 of hard's (its rollouts end with the round, so the network's pass weighs more).
 # King's Kilt: one search of 1400 visits that keeps its tree (``reuse=2``: a move runs only
 # what its root lacks, about 950 iterations on average, 0.95 of hard's CPU a move at two
