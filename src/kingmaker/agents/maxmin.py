@@ -73,12 +73,13 @@ def maxmin_search(
     the smallest found, a bound above its own).
 
     ``deep`` > 0 judges the ``deep`` moves of the best values once more, a ply further
-    (``_deep``): against each of the same replies the seat answers with the best of its
+    (``deeper``): against each of the same replies the seat answers with the best of its
     ``responses`` moves that ``evaluate`` rates best for it and the heuristic's, each
     followed by the cut line (the rival's heuristic reply, then ``evaluate``), and the move
     is worth the smallest over the replies of that best answer, with alpha-beta cut-offs;
-    the move played is the deep-judged one of the greatest deep value. Not with a
-    co-operative game (a teammate's reply is the team's: no rival to search against).
+    the move played is the deep-judged one of the greatest deep value. Neither applies to a
+    co-operative game (a teammate's reply is the team's: a move's value is the best of its
+    replies, so its first value bounds nothing, and there is no rival to search against).
     """
     game = obs.game
     me = obs.player
@@ -149,10 +150,9 @@ def maxmin_search(
             chosen.append(h)
         return children, chosen
 
-    def _deep(entry: tuple[Any, int, dict[int, Any], list[int]], alpha: float) -> tuple[float, int]:
+    def deeper(children: dict[int, Any], chosen: list[int], alpha: float) -> tuple[float, int]:
         """A move's value a ply further (``deep``) and the lines played: the smallest, over
         the rival's replies, of the seat's best answer; stops once it is below ``alpha``."""
-        _, _, children, chosen = entry
         worst, n = 2.0, 0
         for r in chosen:
             s2 = settle(children[r])
@@ -172,6 +172,8 @@ def maxmin_search(
                 break  # a move judged before is better
         return worst, n
 
+    if team:
+        prune, deep = False, 0
     s0 = obs.sample(rng)
     lines = 0
     count: dict[int, int] = {}
@@ -192,7 +194,7 @@ def maxmin_search(
     judged: list[int] = []
     keep = max(1, deep)
     top: list[float] = []  # (prune) the best ``keep`` values judged so far, highest first
-    lines_of: dict[int, tuple[Any, int, dict[int, Any], list[int]]] = {}
+    lines_of: dict[int, tuple[dict[int, Any], list[int]]] = {}  # (deep) each move's replies
     for a in order if shortlist is None else order[:shortlist]:
         if deadline is not None and clock() >= deadline:
             break
@@ -206,13 +208,14 @@ def maxmin_search(
             v = first[a]  # no rival's reply to weigh: the first value stands
         else:
             children, chosen = candidates(s1, q, replies)
-            lines_of[a] = (s1, q, children, chosen)
+            if deep:
+                lines_of[a] = (children, chosen)
             vals = []
             for r in chosen:
                 vals.append(tail(children[r], after))
                 lines += 1
                 count[a] += 1
-                if bar is not None and not team and vals[-1] < bar:
+                if bar is not None and vals[-1] < bar:
                     break
             v = value[a] = max(vals) if team else min(vals)
         if prune:
@@ -222,7 +225,7 @@ def maxmin_search(
     # (the first pass always plays one line, so ``order`` is never empty)
     rank = lambda a: (value[a], first[a], -a)  # noqa: E731
     best = max(judged or order, key=rank)
-    if deep and not team and judged:
+    if deep and judged:
         deep_value: dict[int, float] = {}
         alpha = -1.0
         for a in sorted(judged, key=rank, reverse=True)[:deep]:
@@ -231,7 +234,7 @@ def maxmin_search(
             if a not in lines_of:
                 deep_value[a] = value[a]  # no rival's reply: nothing deeper to weigh
             else:
-                deep_value[a], n = _deep(lines_of[a], alpha)
+                deep_value[a], n = deeper(*lines_of[a], alpha)
                 lines += n
                 count[a] += n
             alpha = max(alpha, deep_value[a])
