@@ -195,7 +195,7 @@ def test_the_levels_shape_in_each_game_within_hards_budget() -> None:
     assert (sqk.iterations, sqk.workers, sqk.reuse, sqk.select, sqk.value_visits) == (500, 2, 0, "ucb", 4.0)
     kingpin = parse_expert("expert", kingmaker.make("kingpin", 2))  # hard's max-min, the network at the cut
     assert (kingpin.replies, kingpin.shortlist, kingpin.mix, kingpin.workers, kingpin.depth) == (8, None, 0.75, 1, 2)
-    assert (kingpin.prune, kingpin.deep, kingpin.responses) == (1, 8, 6)  # pruned, a ply deeper (2026-12-07)
+    assert (kingpin.prune, kingpin.deep, kingpin.responses) == (1, 12, 8)  # pruned, a ply deeper (2026-12-07)
     kingpins = parse_expert("expert", kingmaker.make("kingpins", 2))
     assert (kingpins.iterations, kingpins.workers, kingpins.depth) == (1300, 2, 0)
     old = parse_expert("expert/value_visits=none")  # AlphaGo's mixing, half and half
@@ -713,7 +713,7 @@ def test_reuse_keeps_the_tree_for_the_seats_next_decision(tiny_net: Path) -> Non
 
 
 def test_kingpins_level_prunes_and_looks_a_ply_deeper_at_real_decisions() -> None:
-    """The Kingpin level (``prune=1/deep=8/responses=6``): with ``prune`` the moves left
+    """The Kingpin level (``prune=1/deep=12/responses=8``): with ``prune`` the moves left
     with their first line alone could not have been best (their first value, a bound above
     their value, is below the move played), in fewer lines than hard's; with ``deep`` the
     move played is the best of the deep-judged ones, and more lines are played."""

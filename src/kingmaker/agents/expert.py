@@ -37,7 +37,7 @@ The networks are read from ``NETS_DIR``: the shipped ones, or the directory the
 environment variable ``KINGMAKER_NETS`` names (networks of your own training, under
 the same file names).
 
-Specs: ``ismcts:expert`` (two root-parallel searches of 500 iterations, ISUCT, ``value_visits=4``; two of 1300 in Kingpins; in King's Kilt one search of 1400 visits that keeps its tree, ``workers=1/iterations=1400/reuse=2``; in Kingpin hard's max-min search with the network at the cut, pruned and a ply deeper for its best moves, ``replies=8/mix=0.75/prune=1/deep=8/responses=6``), ``ismcts:expert/iterations=400/mix=0``,
+Specs: ``ismcts:expert`` (two root-parallel searches of 500 iterations, ISUCT, ``value_visits=4``; two of 1300 in Kingpins; in King's Kilt one search of 1400 visits that keeps its tree, ``workers=1/iterations=1400/reuse=2``; in Kingpin hard's max-min search with the network at the cut, pruned and a ply deeper for its best moves, ``replies=8/mix=0.75/prune=1/deep=12/responses=8``), ``ismcts:expert/iterations=400/mix=0``,
 ``team:expert`` in the co-operative game, ``ismcts:expert/iterations=100/net=<file.npz>``
 (``net=`` comes last, as a path may hold slashes).
 """
@@ -375,9 +375,10 @@ _OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies",
 # level until 2026-12-03, won 14.0% of 200, half of each 16 of 40 and the network alone
 # 4 of 40: the Kingpin network ranks moves worse than the game's evaluate; benchmarks/expert.md,
 # "Kingpin"). Since 2026-12-07 that search skips what cannot change its choice (``prune=1``)
-# and judges its 8 best moves a ply further (``deep=8/responses=6``: the seat's best of its 6
-# best-rated answers to each reply), at 0.66 of hard's CPU a move: 121 of 200 against hard
-# (60.5%, 53.6%-67.0%), then 102 of 200 fresh deals (51.0%; the 400: 55.8%, 50.9%-60.5%;
+# and judges its 12 best moves a ply further (``deep=12/responses=8``: the seat's best of its
+# 8 best-rated answers to each reply), at 0.87 of hard's CPU a move: 230 of 400 fresh deals
+# against hard (57.5%, 52.6%-62.3%; the plan's one row). The first such level (``deep=8/
+# responses=6``, 0.66 of hard's CPU) won 121 of 200, then 102 of 200 fresh deals (51.0%;
 # benchmarks/expert.md, "Kingpin: a ply deeper"). Kingpins' hard searches 2 x 2000 and an expert iteration there costs
 # about 1.5 of hard's (its rollouts end with the round, so the network's pass weighs more).
 # King's Kilt: one search of 1400 visits that keeps its tree (``reuse=2``: a move runs only
@@ -387,7 +388,7 @@ _OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies",
 # 52.6%-66.1%); against heuristic bots 78.2% at three players (hard 72.5% of the same deals)
 # and 66.8% at four (hard 66.4%): benchmarks/expert.md, "One search that keeps its tree".
 GAME_SETTINGS: dict[str, dict[str, Any]] = {
-    "kingpin": {"replies": 8, "shortlist": None, "mix": 0.75, "workers": 1, "prune": 1, "deep": 8, "responses": 6},
+    "kingpin": {"replies": 8, "shortlist": None, "mix": 0.75, "workers": 1, "prune": 1, "deep": 12, "responses": 8},
     "kingpins": {"iterations": 1300},
     "kings-kilt": {"workers": 1, "iterations": 1400, "reuse": 2},
 }
