@@ -712,7 +712,7 @@ def test_reuse_keeps_the_tree_for_the_seats_next_decision(tiny_net: Path) -> Non
     pytest.fail("no position where seat 0 decides twice in a row with the kept root")
 
 
-def test_kingpins_level_prunes_and_looks_a_ply_deeper_at_real_decisions() -> None:
+def test_kingpin_level_prunes_and_looks_a_ply_deeper_at_real_decisions() -> None:
     """The Kingpin level (``prune=1/deep=12/responses=8``): with ``prune`` the moves left
     with their first line alone could not have been best (their first value, a bound above
     their value, is below the move played), in fewer lines than hard's; with ``deep`` the
