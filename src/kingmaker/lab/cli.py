@@ -131,6 +131,12 @@ def run_cmd(study_file, game, players, agents, games, seed, option, grid, slow, 
         backend.close()
     click.echo(f"played {res.played} games in {res.seconds:.1f} s ({res.games_per_second:.1f} games/s); "
                f"{res.stored} stored; {res.cpu:.0f} s CPU in all")
+    if study.decides is not None and share is None:
+        from .decide import verdict_line, verdict_of
+
+        v = verdict_of(target)
+        if v is not None:
+            click.echo(verdict_line(v))
     if report_to:
         from .report import write_report
 
@@ -173,6 +179,10 @@ def report_cmd(results: str, dest: str | None, as_html: bool, no_plots: bool) ->
     except GameError as e:
         raise click.ClickException(str(e)) from None
     click.echo(f"{path}: {a['games']} games, {len(a['cells'])} cells, {len(a['plots'])} plots")
+    if a.get("verdict") is not None:
+        from .decide import verdict_line
+
+        click.echo(verdict_line(a["verdict"]))
 
 
 @lab.command("merge")
@@ -252,3 +262,6 @@ def show_cmd(study_file: str) -> None:
                f"seed {study.seed}, fingerprint {study.fingerprint()}")
     for cell in study.cells():
         click.echo(f"  cell {cell.number}: {cell.key}")
+    if study.decides is not None:
+        d = study.decides
+        click.echo(f"  decides (written {d.written}, with {d.played} games stored): {d.describe()}")

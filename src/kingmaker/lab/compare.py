@@ -29,7 +29,7 @@ from .stats import sign_test, wilson
 from .store import StoreError, load_run, read_rows
 from .study import Study
 
-__all__ = ["compare_runs", "render_comparison"]
+__all__ = ["compare_runs", "paired_cells", "render_comparison"]
 
 
 def _values(study: Study, rows: list[dict], cooperative: bool, max_return: float) -> dict[tuple[str, int], tuple]:
@@ -47,6 +47,29 @@ def _load(out: str | Path) -> tuple[Study, list[dict], float]:
     if table is None:
         raise StoreError(f"{out} holds no games yet: run its study first")
     return study, table.to_pylist(), cpu
+
+
+def paired_cells(va: dict, vb: dict, common: list) -> list[dict[str, Any]]:
+    """Returns the deal-by-deal comparison of two runs' games ``va`` and ``vb`` (``_values``) on
+    the deals ``common``, one entry a cell key (see ``compare_runs``)."""
+    by_cell: dict[str, list[tuple[str, int]]] = {}
+    for k in sorted(common, key=lambda k: (va[k][2], k[0], k[1])):  # by player count, then key
+        by_cell.setdefault(k[0], []).append(k)
+    cells = []
+    for key, keys in by_cell.items():
+        n = len(keys)
+        wa = sum(va[k][0] for k in keys)
+        wb = sum(vb[k][0] for k in keys)
+        better_a = sum(1 for k in keys if va[k][0] > vb[k][0] + 1e-12)
+        better_b = sum(1 for k in keys if vb[k][0] > va[k][0] + 1e-12)
+        cells.append({
+            "key": key, "players": va[keys[0]][2], "deals": n,
+            "a_wins": wa, "b_wins": wb, "a_rate": wa / n, "b_rate": wb / n,
+            "a_ci95": wilson(wa, n), "b_ci95": wilson(wb, n),
+            "a_better": better_a, "b_better": better_b,
+            "p": sign_test(better_a, better_a + better_b),
+        })
+    return cells
 
 
 def compare_runs(a: str | Path, b: str | Path) -> dict[str, Any]:
@@ -82,23 +105,7 @@ def compare_runs(a: str | Path, b: str | Path) -> dict[str, Any]:
             raise StoreError(f"game {k[1]} of cell '{k[0]}' has seed {va[k][1]} in {a} and {vb[k][1]} in {b}: "
                              f"the runs were not played on the same deals (their studies' seeds are "
                              f"{sa.seed} and {sb.seed}; give both the same seed)")
-    by_cell: dict[str, list[tuple[str, int]]] = {}
-    for k in sorted(common, key=lambda k: (va[k][2], k[0], k[1])):  # by player count, then key
-        by_cell.setdefault(k[0], []).append(k)
-    cells = []
-    for key, keys in by_cell.items():
-        n = len(keys)
-        wa = sum(va[k][0] for k in keys)
-        wb = sum(vb[k][0] for k in keys)
-        better_a = sum(1 for k in keys if va[k][0] > vb[k][0] + 1e-12)
-        better_b = sum(1 for k in keys if vb[k][0] > va[k][0] + 1e-12)
-        cells.append({
-            "key": key, "players": va[keys[0]][2], "deals": n,
-            "a_wins": wa, "b_wins": wb, "a_rate": wa / n, "b_rate": wb / n,
-            "a_ci95": wilson(wa, n), "b_ci95": wilson(wb, n),
-            "a_better": better_a, "b_better": better_b,
-            "p": sign_test(better_a, better_a + better_b),
-        })
+    cells = paired_cells(va, vb, common)
     shared = set(common)
     return {
         "game": sa.game,

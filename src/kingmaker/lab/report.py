@@ -212,12 +212,39 @@ def _cpu_text(cpu: float, games: int) -> str:
     return f"{cpu:,.0f} s ({per} per game)"
 
 
+def _verdict_blocks(v: dict) -> list[tuple]:
+    """The study's ``[decides]`` rule and what it says of the games (``decide.verdict``)."""
+    out: list[tuple] = [("h", 2, f"Verdict: {v['status']}")]
+    text = (f"The rule, written {v['written']} with {v['played']} games stored: {v['rule']}. "
+            "It reads each cell's first planned games, once all are in; until then a cell is pending.")
+    if v.get("reason"):
+        text += f" No verdict: {v['reason']}."
+    out.append(("p", text))
+    paired = any("p" in c for c in v["cells"])
+    head = ["cell", "games counted", "rate (95% CI)"]
+    head += ["deals paired", "better / worse", "sign test"] if paired else ["threshold"]
+    rows = []
+    for c in v["cells"]:
+        row = [c["label"], f"{c['counted']} of {c['planned']}", _ci(c["rate"], c["ci95"])]
+        if paired:
+            row += [str(c.get("deals", "-")), f"{c.get('better', '-')} / {c.get('worse', '-')}",
+                    f"p = {c['p']:.3g}" if "p" in c else "-"]
+        else:
+            row.append(_pct(c["threshold"]))
+        rows.append([*row, c["status"]])
+    out.append(("table", [*head, "verdict"], rows))
+    return out
+
+
 def _blocks(a: dict, study: Study, meta: dict, plots: dict[str, Path]) -> list[tuple]:
     b: list[tuple] = []
     cells = a["cells"]
     b.append(("h", 1, study.title or f"Study {study.name}"))
     if study.notes:
         b.append(("p", study.notes.strip()))
+    v = meta.get("verdict")
+    if v is not None:
+        b.extend(_verdict_blocks(v))
     opts = ", ".join(f"{k}={v}" for k, v in study.options.items()) or "defaults"
     grid = "; ".join(f"{k} ∈ {{{', '.join(map(str, v))}}}" for k, v in study.grid.items()) or "none"
     cpu = meta.get("cpu", 0.0)
@@ -359,6 +386,7 @@ def write_report(out_dir: str | Path, dest: str | Path | None = None, fmt: str |
         StoreError: not a results directory, or one without games.
     """
     from ..core.registry import make
+    from .decide import verdict
     from .store import StoreError, load_run, read_rows
 
     study, _ = load_run(out_dir)
@@ -374,8 +402,10 @@ def write_report(out_dir: str | Path, dest: str | Path | None = None, fmt: str |
     dest = Path(dest) if dest is not None else store_dir / f"report.{fmt}"
     dest.parent.mkdir(parents=True, exist_ok=True)
     made = _plots(a, study, dest, dest.stem) if plots else {}
-    text = render(_blocks(a, study, {"cpu": cpu}, made), fmt, dest.parent)
+    v = verdict(study, rows, game.info.cooperative, game.info.max_return, store_dir)
+    text = render(_blocks(a, study, {"cpu": cpu, "verdict": v}, made), fmt, dest.parent)
     dest.write_text(text + "\n", encoding="utf-8")
     a["cpu"] = cpu
-    a["plots"] = {k: str(v) for k, v in made.items()}
+    a["plots"] = {k: str(p) for k, p in made.items()}
+    a["verdict"] = v
     return dest, a

@@ -235,7 +235,7 @@ def load_run(out: str | Path) -> tuple[Study, dict]:
     data = json.loads(path.read_text())
     s = data["study"]
     fields = {k: s[k] for k in ("game", "players", "agents", "games", "seed", "options", "grid", "fast",
-                                "chunk", "name", "title", "notes") if k in s}
+                                "chunk", "name", "title", "notes", "decides") if k in s}
     try:
         study = parse_study(fields, source=str(path))
     except StudyError as e:

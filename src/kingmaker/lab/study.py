@@ -19,7 +19,8 @@ list repeats its last spec; default heuristic), ``games`` per cell (default
 100), ``seed`` (default 0), ``options``, ``grid``, ``fast`` (default true:
 heuristic and random seats act on the true state, see below), ``chunk``
 (games per task; default picked from the study), ``name`` (default the file
-name), ``title`` and ``notes`` (text for the report).
+name), ``title`` and ``notes`` (text for the report), and ``decides`` (the
+rule that reads the result, fixed before the games: ``Decides`` below).
 
 Cells are every player count times every combination of the grid's values,
 numbered in that order. Game ``index`` of a cell is played with
@@ -53,9 +54,12 @@ from typing import Any
 
 from ..core.errors import BadRequestError, GameError
 
-__all__ = ["Cell", "Study", "StudyError", "cell_seed", "load_study", "parse_study", "study_from_flags"]
+__all__ = ["Cell", "Decides", "Study", "StudyError", "cell_seed", "load_study", "parse_study", "study_from_flags"]
 
-_FIELDS = ("name", "title", "notes", "game", "players", "agents", "games", "seed", "options", "grid", "fast", "chunk")
+_FIELDS = ("name", "title", "notes", "game", "players", "agents", "games", "seed", "options", "grid", "fast", "chunk",
+           "decides")
+_DECIDES = ("written", "played", "at_least", "lower_above", "better_than", "p_below", "fair_share")
+_TESTS = ("at_least", "lower_above", "better_than")
 
 
 # A bad study is an ill-formed request: the project's BadRequestError (code
@@ -95,6 +99,99 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class Decides:
+    """The rule that reads a study's result, written down before its games (a ``[decides]`` table).
+
+    Exactly one test, applied to every cell's headline rate (the team's win rate in a
+    co-operative game, else the first listed agent's) once the cell holds all its games:
+
+    - ``at_least = x``: the rate is at least x;
+    - ``lower_above = x``: the 95% Wilson interval's lower end is above x;
+    - ``better_than = "DIR"``: deal by deal against the results directory DIR (a study on
+      the same seed and cells, ``lab compare``), more deals better for this study than for
+      DIR, with the exact sign test's p below ``p_below`` (default 0.05).
+
+    With ``fair_share = true`` the x of the first two is a multiple of the fair share (1 /
+    players: ``at_least = 1.5`` at three players is 50%). ``written`` says when the rule was
+    fixed (free text, required: a rule is worth what its date is) and ``played`` how many
+    games the results held then (default 0), so that a reader can tell a plan from a reading.
+    """
+
+    written: str
+    played: int = 0
+    at_least: float | None = None
+    lower_above: float | None = None
+    better_than: str | None = None
+    p_below: float = 0.05
+    fair_share: bool = False
+
+    def threshold(self, players: int) -> float:
+        """Returns the rate the test compares with at ``players`` (``at_least`` or ``lower_above``)."""
+        x = self.at_least if self.at_least is not None else self.lower_above
+        assert x is not None, "a paired rule has no threshold"
+        return x / players if self.fair_share else x
+
+    def describe(self) -> str:
+        """Returns the rule in words, e.g. ``the headline rate at least 50% in every cell``."""
+        unit = " times the fair share" if self.fair_share else ""
+        if self.at_least is not None:
+            x = f"{self.at_least:g}{unit}" if self.fair_share else f"{self.at_least:.1%}"
+            return f"the headline rate at least {x} in every cell"
+        if self.lower_above is not None:
+            x = f"{self.lower_above:g}{unit}" if self.fair_share else f"{self.lower_above:.1%}"
+            return f"the 95% interval's lower end above {x} in every cell"
+        return (f"deal by deal better than {self.better_than} in every cell: more deals better for "
+                f"this study, sign test p < {self.p_below:g}")
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in (("written", self.written), ("played", self.played), ("at_least", self.at_least),
+                                  ("lower_above", self.lower_above), ("better_than", self.better_than),
+                                  ("p_below", self.p_below if self.better_than is not None else None),
+                                  ("fair_share", self.fair_share)) if v is not None}
+
+
+def _parse_decides(raw: Any, source: str | None) -> Decides:
+    """Returns the ``[decides]`` table as a ``Decides``, checked key by key."""
+    if not isinstance(raw, Mapping):
+        raise _error("must be a table: written = \"...\" and one of " + ", ".join(_TESTS), "decides", source)
+    for key in raw:
+        if key not in _DECIDES:
+            raise _error(f"unknown key; [decides] has: {', '.join(_DECIDES)}", f"decides.{key}", source)
+    written = raw.get("written")
+    if not isinstance(written, str) or not written.strip():
+        raise _error("is required: when the rule was fixed, e.g. \"2026-12-07 05:40 UTC\"", "decides.written", source)
+    tests = [k for k in _TESTS if k in raw]
+    if len(tests) != 1:
+        raise _error(f"needs exactly one test of {', '.join(_TESTS)}, not {len(tests)}", "decides", source)
+    played = raw.get("played", 0)
+    if isinstance(played, bool) or not isinstance(played, int) or played < 0:
+        raise _error(f"must be a count of games (0 or more), not {played!r}", "decides.played", source)
+    fair = raw.get("fair_share", False)
+    if not isinstance(fair, bool):
+        raise _error(f"must be true or false, not {fair!r}", "decides.fair_share", source)
+    values: dict[str, Any] = {}
+    for key in ("at_least", "lower_above", "p_below"):
+        if key in raw:
+            v = raw[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise _error(f"must be a number, not {v!r}", f"decides.{key}", source)
+            top = float("inf") if fair and key != "p_below" else 1.0
+            if not 0 < v <= top:
+                raise _error(f"must lie in (0, {'1' if top == 1 else 'players'}], not {v!r}", f"decides.{key}", source)
+            values[key] = float(v)
+    if "better_than" in raw:
+        other = raw["better_than"]
+        if not isinstance(other, str) or not other.strip():
+            raise _error(f"must be a results directory, not {other!r}", "decides.better_than", source)
+        if fair:
+            raise _error("applies to at_least and lower_above, not to better_than", "decides.fair_share", source)
+        values["better_than"] = other
+    elif "p_below" in raw:
+        raise _error("applies to better_than only", "decides.p_below", source)
+    return Decides(written=written.strip(), played=played, fair_share=fair, **values)
+
+
+@dataclass(frozen=True)
 class Study:
     """A validated study (see the module docstring for the fields)."""
 
@@ -110,6 +207,7 @@ class Study:
     name: str = "study"
     title: str = ""
     notes: str = ""
+    decides: Decides | None = None
 
     def cells(self) -> list[Cell]:
         """Returns the cells: player counts times the grid's combinations, in that order."""
@@ -139,8 +237,11 @@ class Study:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def to_dict(self) -> dict:
-        return {**self.definition(), "games": self.games, "chunk": self.chunk, "name": self.name,
-                "title": self.title, "notes": self.notes}
+        out = {**self.definition(), "games": self.games, "chunk": self.chunk, "name": self.name,
+               "title": self.title, "notes": self.notes}
+        if self.decides is not None:
+            out["decides"] = self.decides.to_dict()
+        return out
 
     def with_games(self, games: int | None = None, seed: int | None = None) -> Study:
         """Returns the study with another count of games per cell or another seed."""
@@ -288,6 +389,7 @@ def parse_study(data: Mapping[str, Any], source: str | None = None, default_name
         name=_text(data, "name", default_name, source),
         title=_text(data, "title", "", source),
         notes=_text(data, "notes", "", source),
+        decides=_parse_decides(data["decides"], source) if "decides" in data else None,
     )
     # Every cell must make a game, and every agent must exist for it.
     for cell in study.cells():
