@@ -206,3 +206,27 @@ def test_lab_run_prints_the_verdict_when_the_games_are_in(tmp_path):
     assert res.exit_code == 0, res.output
     v = verdict_of(tmp_path / "cli")
     assert f"decides: {v['status']}; the rule, written 2026-12-07 05:40 UTC with 0 games stored: " in res.output
+
+
+def test_a_rule_changed_once_games_are_stored_is_kept_and_reported(tmp_path):
+    p = tmp_path / "ch.toml"
+    p.write_text(KK.format(players="2", agents='"heuristic", "random"', games=6, decides=DEC + "at_least = 0.5\n"))
+    out = tmp_path / "ch"
+    run_study(load_study(p), out, SerialBackend())  # the rule fixed before any game: no change
+    run_study(load_study(p), out, SerialBackend())  # the same rule again: no change
+    assert verdict_of(out)["changes"] == []
+    p.write_text(p.read_text().replace("at_least = 0.5", "at_least = 0.3"))
+    run_study(load_study(p), out, SerialBackend())  # nothing left to play; the rule is rewritten
+    [ch] = verdict_of(out)["changes"]
+    assert ch["games"] == 6 and ch["from"]["at_least"] == 0.5 and ch["to"]["at_least"] == 0.3
+    _, meta = load_run(out)
+    assert meta["rule_changes"] == [ch]
+    res = CliRunner().invoke(lab, ["report", str(out), "--no-plots"])
+    assert "(changed 1 time(s) once games were stored: see the report)" in res.output
+    text = (out / "report.md").read_text()
+    assert f"The rule changed at {ch['at']}, with 6 games stored: from 'the headline rate at least 50.0%" in text
+    # dropping the rule is a change too, and the history stays in the directory
+    p.write_text(KK.format(players="2", agents='"heuristic", "random"', games=6, decides=""))
+    run_study(load_study(p), out, SerialBackend())
+    _, meta = load_run(out)
+    assert [c["to"] for c in meta["rule_changes"]] == [ch["to"], None]

@@ -56,14 +56,16 @@ def _paired(study: Study, counted: list[dict], cooperative: bool, max_return: fl
 
 
 def verdict(study: Study, rows: list[dict], cooperative: bool, max_return: float = 1.0,
-            out_dir: str | Path | None = None) -> dict[str, Any] | None:
+            out_dir: str | Path | None = None, changes: Any = ()) -> dict[str, Any] | None:
     """Returns the verdict of ``study.decides`` on ``rows`` (None when the study has no rule).
 
     Keys: ``rule`` (in words), ``written``, ``played`` (games stored when it was written),
     ``status`` (``met``, ``not met``, ``pending`` or ``no verdict``), ``reason`` (for ``no
     verdict``), and ``cells``, one a cell: ``label``, ``key``, ``players``, ``counted``
     (games the rule reads, so far), ``planned``, ``status``, ``rate``, ``ci95``, and for a
-    threshold ``threshold``, for a paired rule ``deals``, ``better``, ``worse`` and ``p``.
+    threshold ``threshold``, for a paired rule ``deals``, ``better``, ``worse`` and ``p``;
+    ``changes``, the rule's changes made once games were stored (the results directory's
+    ``rule_changes``, given as ``changes``: ``from``, ``to``, ``games``, ``at``).
     ``better_than`` is looked up as given (from the working directory), then by its name
     beside ``out_dir``.
     """
@@ -118,7 +120,7 @@ def verdict(study: Study, rows: list[dict], cooperative: bool, max_return: float
     else:
         status = MET
     out = {"rule": rule.describe(), "written": rule.written, "played": rule.played, "status": status,
-           "cells": cells}
+           "cells": cells, "changes": list(changes)}
     if reason is not None and status == NO_VERDICT:
         out["reason"] = reason
     return out
@@ -134,7 +136,8 @@ def verdict_line(v: dict[str, Any]) -> str:
         head += f" ({v.get('reason', '')})"
     elif v["status"] == PENDING:
         head += f" ({counted} of {planned} games counted; a part-way rate decides nothing)"
-    return f"{head}; the rule, written {v['written']} with {v['played']} games stored: {v['rule']}"
+    tail = f" (changed {len(v['changes'])} time(s) once games were stored: see the report)" if v["changes"] else ""
+    return f"{head}; the rule, written {v['written']} with {v['played']} games stored: {v['rule']}{tail}"
 
 
 def verdict_of(out_dir: str | Path) -> dict[str, Any] | None:
@@ -143,11 +146,12 @@ def verdict_of(out_dir: str | Path) -> dict[str, Any] | None:
     from ..core.registry import make
     from .store import load_run, read_rows
 
-    study, _ = load_run(out_dir)
+    study, meta = load_run(out_dir)
     if study.decides is None:
         return None
     table, _ = read_rows((Path(out_dir) / "parts").glob("*.parquet"))
     if table is None:
         return None
     game = make(study.game, players=study.players[0], **dict(study.cells()[0].options))
-    return verdict(study, table.to_pylist(), game.info.cooperative, game.info.max_return, out_dir)
+    return verdict(study, table.to_pylist(), game.info.cooperative, game.info.max_return, out_dir,
+                   meta.get("rule_changes", ()))

@@ -212,6 +212,15 @@ def _cpu_text(cpu: float, games: int) -> str:
     return f"{cpu:,.0f} s ({per} per game)"
 
 
+def _rule_text(d: dict | None) -> str:
+    """A stored ``[decides]`` table in words ("no rule" for none)."""
+    if not d:
+        return "no rule"
+    from .study import Decides
+
+    return f"'{Decides(**d).describe()}' (written {d.get('written')})"
+
+
 def _verdict_blocks(v: dict) -> list[tuple]:
     """The study's ``[decides]`` rule and what it says of the games (``decide.verdict``)."""
     out: list[tuple] = [("h", 2, f"Verdict: {v['status']}")]
@@ -220,6 +229,10 @@ def _verdict_blocks(v: dict) -> list[tuple]:
     if v.get("reason"):
         text += f" No verdict: {v['reason']}."
     out.append(("p", text))
+    for ch in v.get("changes", ()):
+        was = _rule_text(ch["from"])
+        now = _rule_text(ch["to"])
+        out.append(("p", f"The rule changed at {ch['at']}, with {ch['games']} games stored: from {was} to {now}."))
     paired = any("p" in c for c in v["cells"])
     head = ["cell", "games counted", "rate (95% CI)"]
     head += ["deals paired", "better / worse", "sign test"] if paired else ["threshold"]
@@ -389,7 +402,7 @@ def write_report(out_dir: str | Path, dest: str | Path | None = None, fmt: str |
     from .decide import verdict
     from .store import StoreError, load_run, read_rows
 
-    study, _ = load_run(out_dir)
+    study, meta = load_run(out_dir)
     store_dir = Path(out_dir)
     table, cpu = read_rows((store_dir / "parts").glob("*.parquet"))
     if table is None:
@@ -402,7 +415,7 @@ def write_report(out_dir: str | Path, dest: str | Path | None = None, fmt: str |
     dest = Path(dest) if dest is not None else store_dir / f"report.{fmt}"
     dest.parent.mkdir(parents=True, exist_ok=True)
     made = _plots(a, study, dest, dest.stem) if plots else {}
-    v = verdict(study, rows, game.info.cooperative, game.info.max_return, store_dir)
+    v = verdict(study, rows, game.info.cooperative, game.info.max_return, store_dir, meta.get("rule_changes", ()))
     text = render(_blocks(a, study, {"cpu": cpu, "verdict": v}, made), fmt, dest.parent)
     dest.write_text(text + "\n", encoding="utf-8")
     a["cpu"] = cpu

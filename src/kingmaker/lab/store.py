@@ -170,8 +170,17 @@ class Store:
                     "the game's rules, its bots or the agents changed since; --fresh replays them"
                 )
         self.parts.mkdir(parents=True, exist_ok=True)
+        history = _history(old)
+        before = old.get("study", {}).get("decides") if old else None
+        rule = study.decides.to_dict() if study.decides is not None else None
+        if before != rule and any(self.parts.glob("*.parquet")):
+            # a rule changed (or added, or dropped) once games were stored: kept for the report
+            table, _ = read_rows(self.parts.glob("*.parquet"))
+            change = {"from": before, "to": rule, "games": 0 if table is None else table.num_rows,
+                      "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            history["rule_changes"] = [*history.get("rule_changes", []), change]
         _write_json(meta_path, {"study": study.to_dict(), "fingerprint": study.fingerprint(), "code": self.code,
-                                **_history(old)})
+                                **history})
 
     def table(self) -> pa.Table | None:
         """Returns every stored row (deduped, sorted by cell and index), or None."""
@@ -244,8 +253,9 @@ def load_run(out: str | Path) -> tuple[Study, dict]:
 
 
 def _history(meta: dict) -> dict:
-    """Returns what of a study.json outlives a rewrite: the ``adopted`` record of ``lab verify``."""
-    return {"adopted": meta["adopted"]} if "adopted" in meta else {}
+    """Returns what of a study.json outlives a rewrite: the ``adopted`` record of ``lab verify``
+    and the ``rule_changes`` of the study's ``[decides]`` rule made once games were stored."""
+    return {k: meta[k] for k in ("adopted", "rule_changes") if k in meta}
 
 
 def adopt_code(out: str | Path, code: str, checked: int) -> None:
