@@ -230,3 +230,21 @@ def test_a_rule_changed_once_games_are_stored_is_kept_and_reported(tmp_path):
     run_study(load_study(p), out, SerialBackend())
     _, meta = load_run(out)
     assert [c["to"] for c in meta["rule_changes"]] == [ch["to"], None]
+
+
+def test_lab_verdicts_lists_every_results_directory_with_a_rule(tmp_path):
+    _run(tmp_path, "ruled", KK.format(players="2", agents='"heuristic", "random"', games=4,
+                                      decides=DEC + "at_least = 0.5\n"))
+    _run(tmp_path, "plain", KK.format(players="2", agents='"heuristic", "random"', games=4, decides=""))
+    res = CliRunner().invoke(lab, ["verdicts", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    status = verdict_of(tmp_path / "ruled")["status"]
+    assert f"| {tmp_path / 'ruled'} | {status} | 4 of 4 | the headline rate at least 50.0% in every cell" in res.output
+    assert "plain" not in res.output
+    res = CliRunner().invoke(lab, ["verdicts", str(tmp_path / "plain")])
+    assert res.exit_code == 0 and "no results directory with a [decides] rule there" in res.output
+    import json
+
+    res = CliRunner().invoke(lab, ["verdicts", str(tmp_path), "--json"])
+    [v] = json.loads(res.output)
+    assert v["dir"] == str(tmp_path / "ruled") and v["status"] == status

@@ -248,6 +248,42 @@ def compare_cmd(a: str, b: str, as_json: bool) -> None:
         click.echo(render_comparison(c))
 
 
+@lab.command("verdicts")
+@click.argument("roots", nargs=-1, type=click.Path(file_okay=False, exists=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON.")
+def verdicts_cmd(roots: tuple[str, ...], as_json: bool) -> None:
+    """List the verdict of every results directory under ROOTS (default runs/lab) whose study has a
+    [decides] rule: met, not met, pending or no verdict, with the games counted and the rule."""
+    from .decide import verdict_of
+
+    found = []
+    for root in roots or ("runs/lab",):
+        base = Path(root)
+        dirs = [base] if (base / "study.json").exists() else sorted(p.parent for p in base.glob("*/study.json"))
+        for d in dirs:
+            try:
+                v = verdict_of(d)
+            except GameError as e:
+                raise click.ClickException(str(e)) from None
+            if v is not None:
+                found.append({"dir": str(d), **v})
+    if as_json:
+        import json
+
+        click.echo(json.dumps(found, indent=1))
+        return
+    if not found:
+        click.echo("no results directory with a [decides] rule there")
+        return
+    click.echo("| results | verdict | games counted | the rule (written) |")
+    click.echo("|---|---|---|---|")
+    for v in found:
+        counted = sum(c["counted"] for c in v["cells"])
+        planned = sum(c["planned"] for c in v["cells"])
+        changed = f"; changed {len(v['changes'])} time(s) once games were stored" if v["changes"] else ""
+        click.echo(f"| {v['dir']} | {v['status']} | {counted} of {planned} | {v['rule']} ({v['written']}{changed}) |")
+
+
 @lab.command("show")
 @click.argument("study_file", type=click.Path(dir_okay=False))
 def show_cmd(study_file: str) -> None:
