@@ -248,3 +248,25 @@ def test_lab_verdicts_lists_every_results_directory_with_a_rule(tmp_path):
     res = CliRunner().invoke(lab, ["verdicts", str(tmp_path), "--json"])
     [v] = json.loads(res.output)
     assert v["dir"] == str(tmp_path / "ruled") and v["status"] == status
+
+
+def test_fair_share_is_refused_in_a_cooperative_game():
+    data = {"game": "gangs-of-green-city", "players": 2,
+            "decides": {"written": "x", "at_least": 1.5, "fair_share": True}}
+    with pytest.raises(StudyError) as e:
+        parse_study(data)
+    assert e.value.field == "decides.fair_share" and "co-operative" in str(e.value)
+
+
+def test_a_paired_rule_whose_other_run_lacks_deals_gives_no_verdict(tmp_path):
+    base = _run(tmp_path, "rr", KK.format(players="2", agents='"random"', games=5, decides=""))
+    out = _run(tmp_path, "hr", KK.format(players="2", agents='"heuristic", "random"', games=8,
+                                         decides=DEC + f'better_than = "{base}"\n'))
+    v = verdict_of(out)
+    assert v["status"] == "no verdict" and v["cells"][0]["deals"] == 5
+    assert "holds 5 of the 8 counted deals of cell 'players=2'" in v["reason"]
+    # by its name beside the results directory, when the path given does not exist from here
+    p = tmp_path / "hr.toml"
+    p.write_text(p.read_text().replace(str(base), "elsewhere/rr"))
+    _restamp(load_study(p), out)
+    assert verdict_of(out)["cells"][0]["deals"] == 5

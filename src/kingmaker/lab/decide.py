@@ -105,8 +105,8 @@ def verdict(study: Study, rows: list[dict], cooperative: bool, max_return: float
                 entry["status"] = PENDING
             elif short:
                 entry["status"] = NO_VERDICT
-                reason = reason or (f"{rule.better_than} holds {entry['deals']} of cell '{c['key']}''s "
-                                    f"{c['games']} counted deals: play it on all of them first")
+                reason = reason or (f"{rule.better_than} holds {entry['deals']} of the {c['games']} counted deals "
+                                    f"of cell '{c['key']}': play it on all of them first")
             else:
                 entry["status"] = MET if ok else NOT_MET
         cells.append(entry)

@@ -391,6 +391,9 @@ def parse_study(data: Mapping[str, Any], source: str | None = None, default_name
         notes=_text(data, "notes", "", source),
         decides=_parse_decides(data["decides"], source) if "decides" in data else None,
     )
+    if study.decides is not None and study.decides.fair_share and cls.cooperative:
+        raise _error(f"{cls.name} is co-operative: its headline is the team's win rate, which has no fair "
+                     "share; give the rate itself", "decides.fair_share", source)
     # Every cell must make a game, and every agent must exist for it.
     for cell in study.cells():
         try:
