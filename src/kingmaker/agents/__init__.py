@@ -39,6 +39,7 @@ def _load_extra() -> None:
     except ModuleNotFoundError as e:
         if e.name != "kingmaker.agents.search":
             raise
+    import kingmaker.agents.plan  # noqa: F401  (registers "plan", the turn planner)
     import kingmaker.agents.policy  # noqa: F401  (registers "policy"; numpy only when one is built)
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .errors import (
+    BadRequestError,
     GameOverError,
     IllegalActionError,
     InvalidActionError,
@@ -237,6 +238,10 @@ class Game:
     # these, then any setting named in an agent spec. Read on the instance: a game may
     # set its own in ``__init__`` when they depend on the player count.
     search_hints: ClassVar[Mapping[str, Any]] = {}
+    # The heuristic's styles, if it has more than one way to play (the first is its default):
+    # ``heuristic_action(s, p, rng, style=...)`` plays one; the turn planner
+    # (``kingmaker.agents.plan``) picks one a turn by rollouts. Empty: one way only.
+    heuristic_styles: ClassVar[tuple[str, ...]] = ()
     # Per-seat figures ``figures(s)`` reports at the end of a game (for the lab and
     # final screens), e.g. ("score", "influence_left").
     figure_names: ClassVar[tuple[str, ...]] = ()
@@ -506,15 +511,23 @@ class Game:
         """Returns why ``action`` is not legal for ``player`` in ``s`` (a short phrase)."""
         return "it is not one of the legal moves now"
 
-    def heuristic_action(self, s: Any, player: int, rng: random.Random) -> int:
+    def heuristic_action(self, s: Any, player: int, rng: random.Random, style: str | None = None) -> int:
         """Returns the heuristic bot's choice for ``player`` in a (determinised) state.
 
         It must read only what ``player`` may know. The default asks the game's
-        ``bot`` module, or picks uniformly.
+        ``bot`` module, or picks uniformly. ``style`` names one of ``heuristic_styles``
+        (None: the default way).
+
+        Raises:
+            BadRequestError: a style the game's heuristic does not have (code ``request/invalid``).
         """
+        if style is not None and style not in self.heuristic_styles:
+            have = ", ".join(self.heuristic_styles) or "none (it plays one way)"
+            raise BadRequestError(f"{self.name}'s heuristic has no style {style!r}; its styles: {have}",
+                            game=self.id, allowed=list(self.heuristic_styles))
         fn = getattr(self.bot, "heuristic_action", None)
         if fn is not None:
-            return fn(self, s, player, rng)
+            return fn(self, s, player, rng) if style is None else fn(self, s, player, rng, style=style)
         return rng.choice(self.legal_actions(s, player))
 
     def evaluate(self, s: Any) -> tuple[float, ...] | None:

@@ -59,7 +59,7 @@ from .data import (
     WATCH,
     WITNESS,
 )
-from .rendezvous import _rendezvous, collectors, transfers
+from .rendezvous import _far_meeting, _rendezvous, collectors, transfers
 from .state import (
     ESC_WINDOW,
     GANG_WINDOW,
@@ -73,7 +73,19 @@ from .state import (
 if TYPE_CHECKING:
     from .game import GangsOfGreenCity
 
-__all__ = ["collectors", "draw_odds", "evaluate", "heuristic_action", "progress", "transfers"]
+__all__ = ["STYLES", "collectors", "draw_odds", "evaluate", "heuristic_action", "progress", "transfers"]
+
+# The heuristic's styles (the contract's ``heuristic_styles``; the first is the bot as it
+# plays by default). ``meet``: before any battle, walk towards a meeting that brings a
+# collector the last card of a recruitment, both walks together at most 8 moves
+# (``rendezvous._far_meeting``); ``meet2``: the same for either of the last two cards.
+# Played every turn, such walks lose the city to the gangs (docs/agents.md, "Three more
+# trials of the team heuristic"); chosen turn by turn by the planner's rollouts
+# (``kingmaker.agents.plan``) they win more games (docs/agents.md, "The turn planner", which
+# also gives the styles tried and left out).
+STYLES = ("default", "meet", "meet2")
+MEET_REACH = 8
+_SHORT = {"meet": 1, "meet2": 2}  # a style's cards short of a recruitment it walks for
 
 _HOME_SHIFT = tuple(SHIFT[DISTRICT[p]] for p in range(NUM_POIS))  # where a POI's own gang is packed
 
@@ -321,7 +333,10 @@ def progress(game: GangsOfGreenCity, s: State) -> float:
     return bin(s.ended).count("1") / NUM_GANGS
 
 
-def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.Random) -> int:
+def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.Random,
+                     style: str | None = None) -> int:
+    """The team heuristic's action for ``player`` (module docstring), in one of ``STYLES``
+    (None: the first)."""
     legal = game.legal_actions(s, player)
     if len(legal) == 1:
         return legal[0]
@@ -381,6 +396,8 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
     if special is not None:
         return special
     act = _recruit_trip(s, player, legal_set)
+    if act is None and style is not None and style != "default":
+        act = _far_meeting(s, player, legal_set, MEET_REACH, _SHORT[style])
     if act is None:
         act = _plan_move(s, player, legal_set, odds)
     if act is None:

@@ -68,6 +68,7 @@ class GangsOfGreenCity(Game):
     conformance_hidden_every = 1
     views = view
     bot = bot
+    heuristic_styles = bot.STYLES
     figure_names = rules.FIGURE_NAMES
 
     def __init__(self, players: int, **options: Any) -> None:

@@ -4,6 +4,8 @@
 ``transfers`` lists the briefings that bring a card to one; ``_rendezvous`` picks a move
 towards such a briefing, this turn or, waiting on the card's POI, next turn (Mayor Maple
 dispatches teammates to it). Measured in docs/agents.md ("The heuristic's rendezvous").
+``_far_meeting`` is the step of the ``meet`` styles (``bot.STYLES``): towards a meeting
+that brings a collector its last card, however many turns away.
 Split from ``bot.py``, which calls ``_rendezvous`` before it plans a move.
 """
 
@@ -225,7 +227,12 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...])
         return None
     if best >= 0:
         return best if best in legal else None
-    # stay: battle here, or step out to come back
+    return _stay(s, legal, odds, table, pos, me, k)
+
+
+def _stay(s: State, legal: set[int], odds: tuple[float, ...], table: list, pos: int, me: int, k: int) -> int | None:
+    """A move that keeps a hero on ``pos`` for a meeting: battle here, or (``k`` moves left, two
+    or more) step out to come back."""
     gains = _gains(s, odds, table, pos, me) if s.spheres[pos] else ()
     if gains and A.BATTLE0 + gains[0][1] in legal:
         return A.BATTLE0 + gains[0][1]
@@ -235,3 +242,30 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...])
             return A.TRAVEL0 + max(steps, key=lambda y: (_battle_moves(s, y, me), -y))
     return None
 
+
+def _far_meeting(s: State, player: int, legal: set[int], reach: int, short: int = 1) -> int | None:
+    """The first step towards the nearest meeting that brings a collector one of the last
+    ``short`` cards of a recruitment, when ``player`` is the giver or the collector and both
+    walks together take at most ``reach`` moves (by travel and rides); None when there is
+    none, or the hero already stands on the card's POI. The ``meet`` styles of the heuristic take it before
+    any battle (``bot.heuristic_action``): a turn spent walking, which a turn-level plan
+    (``kingmaker.agents.plan``) takes only where its rollouts find it worth the battles."""
+    counts = [_district_counts(h) for h in s.hands]
+    col = _collectors(s, counts)
+    best = None
+    for g, q in enumerate(col):
+        if q < 0 or not 1 <= _need(s.cast[q]) - counts[q][g] <= short:
+            continue
+        for giver in (player,) if player != q else range(len(s.hands)):
+            if giver == q:
+                continue
+            for c in s.hands[giver]:
+                if c >= NUM_POIS or DISTRICT[c] != g:
+                    continue
+                total = _routes(s, s.pawns[giver]).get(c, (99,))[0] + _routes(s, s.pawns[q]).get(c, (99,))[0]
+                if total <= reach and (best is None or total < best[0]):
+                    best = (total, c)
+    if best is None or s.pawns[player] == best[1]:
+        return None
+    first = _routes(s, s.pawns[player])[best[1]][1]
+    return first if first in legal else None

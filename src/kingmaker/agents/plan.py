@@ -1,0 +1,176 @@
+"""The turn planner (``plan``): the game's heuristic, its style for the turn chosen by rollouts.
+
+A game whose heuristic has more than one way to play declares them (the contract's
+``heuristic_styles``; the first is the heuristic's default). At a decision where the
+styles would act differently, the planner draws ``samples`` determinisations of its
+seat's view (``obs.sample``) and from each plays every style for its seat until another
+player decides (the rest of the turn), then the default heuristic for every seat to the
+end of the game, with the same determinisation and the same rollout stream for every
+style (common random numbers: the styles are compared on the same futures). It plays the
+style whose rollouts scored best; a tie goes to the earlier style, so the default wins
+ties. Where every style acts alike (most decisions), it plays that action at once, with
+no rollout.
+
+A rollout scores the seat's return; in a co-operative game also ``progress`` times the
+game's ``bot.progress`` (the team's way to the win, 0 to 1), so that rollouts that all
+end in defeat still tell the styles apart. The agent reads only its observation (the
+determinisations are the view's), and with its random stream a decision depends only on
+the view: it keeps nothing from one decision to the next.
+
+Why: in Gangs of Green City at four players the team loses most games with the cards it
+needs in the wrong hands. The heuristic's ``meet`` style walks to the meeting that brings
+a collector its last card before any battle; played every turn it loses the city to the
+gangs, but chosen by rollouts, turn by turn, it wins more games than the heuristic at a
+small part of the search team's CPU (docs/agents.md, "The turn planner").
+
+Spec: ``plan[:level][/key=value...]``, levels ``easy`` (8 samples), ``normal`` (20),
+``hard`` (60); keys ``samples`` and ``progress`` (default 0.2).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..core.api import CHANCE, Game
+from ..core.errors import BadRequestError, GameError
+from ..core.match import Observation, sample_chance
+from . import register_agent
+
+__all__ = ["PLAN_LEVELS", "PlanAgent", "PlanConfig"]
+
+
+@dataclass(frozen=True)
+class PlanConfig:
+    """The planner's settings: determinisations a decision, and the co-operative progress credit."""
+
+    samples: int = 20
+    progress: float = 0.2
+
+
+PLAN_LEVELS = {"easy": PlanConfig(samples=8), "normal": PlanConfig(samples=20), "hard": PlanConfig(samples=60)}
+
+
+class PlanAgent:
+    """Chooses the heuristic's style by rollouts where the styles differ (module docstring)."""
+
+    def __init__(self, game: Game, config: PlanConfig | None = None, name: str = "plan") -> None:
+        styles = tuple(getattr(game, "heuristic_styles", ()))
+        if len(styles) < 2:
+            raise GameError(f"the turn planner chooses among a heuristic's styles; {game.name}'s heuristic "
+                            "plays one way (games with styles: see each game's heuristic_styles)", game=game.id)
+        self.config = config or PLAN_LEVELS["normal"]
+        self.name = name
+        self.styles = styles
+        fn = game.bot.heuristic_action
+        default = styles[0]
+        self._acts: tuple[Callable[..., int], ...] = tuple(
+            (lambda g, s, p, r, _st=st: fn(g, s, p, r)) if st == default else
+            (lambda g, s, p, r, _st=st: fn(g, s, p, r, style=_st)) for st in styles)
+        bot_progress = getattr(game.bot, "progress", None)
+        self._progress = bot_progress if game.info.cooperative and self.config.progress else None
+
+    def listens(self, game: Game) -> bool:
+        """Follows the play (the match's ``inform``), to keep a style for the rest of a turn."""
+        return True
+
+    def inform(self, obs: Observation, player: int, action: int | None) -> None:
+        if player >= 0 and player != obs.player:
+            self._kept = None  # another player decided: the seat's turn is over
+
+    _kept: int | None = None  # the style chosen for the seat's turn, while it lasts
+
+    def act(self, obs: Observation) -> int:
+        game, me, rng = obs.game, obs.player, obs.rng
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        state = obs.sample(rng)
+        # The heuristic reads only the seat's view, so each style's action here is the view's.
+        first = [act(game, state, me, random.Random(0)) for act in self._acts]
+        if self._kept is not None:
+            return self._legal(first[self._kept], legal, game)  # the turn's style, kept
+        if len(set(first)) == 1:
+            return self._legal(first[0], legal, game)
+        totals = [0.0] * len(self.styles)
+        for _ in range(self.config.samples):
+            det = obs.sample(random.Random(rng.random()))
+            seed = rng.random()
+            for i, act in enumerate(self._acts):
+                totals[i] += self._rollout(game, det, me, act, random.Random(seed))
+        best = max(range(len(totals)), key=lambda i: (totals[i], -i))
+        self._kept = best
+        return self._legal(first[best], legal, game)
+
+    @staticmethod
+    def _legal(action: int, legal: list[int], game: Game) -> int:
+        if action not in legal:
+            raise RuntimeError(f"{game.id} heuristic chose an illegal action {action}")
+        return action
+
+    def _rollout(self, game: Game, s: Any, me: int, style_act: Callable[..., int], rng: random.Random) -> float:
+        """Plays ``style_act`` for ``me`` until another player decides, then the default
+        heuristic for all to the end; returns the seat's score (module docstring)."""
+        default = self._acts[0]
+        mine = True
+        is_terminal, current_player, apply = game.is_terminal, game.current_player, game.apply
+        while not is_terminal(s):
+            cp = current_player(s)
+            if cp == CHANCE:
+                s = apply(s, sample_chance(game.chance_outcomes(s), rng))
+                continue
+            for p in (cp,) if cp >= 0 else tuple(game.acting_players(s)):
+                if p != me:
+                    mine = False
+                a = (style_act if mine and p == me else default)(game, s, p, rng)
+                s = apply(s, a, p)
+        value = game.returns(s)[me]
+        if self._progress is not None:
+            value += self.config.progress * self._progress(game, s)
+        return value
+
+
+def _parse(level: str | None) -> PlanConfig:
+    """``normal``, ``hard/samples=40``, ``samples=40``... as a ``PlanConfig``."""
+    cfg = PLAN_LEVELS["normal"]
+    for i, part in enumerate((level or "").split("/")):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" not in part:
+            if i or part.lower() not in PLAN_LEVELS:
+                raise BadRequestError(f"no planner level {part!r}; levels: {', '.join(PLAN_LEVELS)}",
+                                      allowed=list(PLAN_LEVELS))
+            cfg = PLAN_LEVELS[part.lower()]
+            continue
+        key, _, text = part.partition("=")
+        key = key.strip().lower()
+        if key not in ("samples", "progress"):
+            raise BadRequestError(f"the planner has no setting {key!r}; settings: samples, progress",
+                                  allowed=["samples", "progress"])
+        try:
+            if key == "samples":
+                value: Any = int(text)
+                if value < 1:
+                    raise ValueError
+            else:
+                value = float(text)
+                if not 0 <= value <= 1:
+                    raise ValueError
+        except ValueError:
+            what = "a whole number of 1 or more" if key == "samples" else "a number from 0 to 1"
+            raise BadRequestError(f"plan setting {key} must be {what}, not {text!r}") from None
+        cfg = replace(cfg, **{key: value})
+    return cfg
+
+
+def _plan_factory(game: Game, level: str | None = None, **kw: Any) -> PlanAgent:
+    cfg = _parse(level)
+    if kw:
+        cfg = replace(cfg, **kw)
+    return PlanAgent(game, cfg, name=f"plan:{level or 'normal'}")
+
+
+register_agent("plan", _plan_factory)

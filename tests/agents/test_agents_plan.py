@@ -1,0 +1,138 @@
+"""The turn planner (``plan``): the heuristic's style for the turn, chosen by rollouts.
+
+It acts on its observation only, plays the style its rollouts score best (the default on a
+tie), keeps that style until another player decides, and refuses games whose heuristic
+plays one way and specs it does not know.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import kingmaker
+from kingmaker.agents import make_agent
+from kingmaker.agents.plan import PLAN_LEVELS, PlanAgent
+from kingmaker.core.errors import BadRequestError, GameError
+from kingmaker.core.match import Match, Observation
+
+
+def _ggc(players=4):
+    return kingmaker.make("gangs-of-green-city", players=players, escalations=4)
+
+
+def test_a_game_whose_heuristic_plays_one_way_is_refused():
+    with pytest.raises(GameError) as e:
+        make_agent("plan", kingmaker.make("kingpin", players=2))
+    assert "plays one way" in str(e.value)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("plan:ultra", "no planner level 'ultra'"),
+    ("plan:normal/samples=0", "samples must be a whole number of 1 or more"),
+    ("plan:normal/samples=many", "samples must be a whole number"),
+    ("plan:normal/progress=2", "progress must be a number from 0 to 1"),
+    ("plan:normal/depth=3", "no setting 'depth'"),
+])
+def test_a_bad_spec_says_what_is_accepted(spec, words):
+    with pytest.raises(BadRequestError) as e:
+        make_agent(spec, _ggc())
+    assert words in str(e.value)
+
+
+def test_levels_and_settings():
+    g = _ggc()
+    assert make_agent("plan", g).config == PLAN_LEVELS["normal"]
+    assert make_agent("plan:hard", g).config.samples == 60
+    agent = make_agent("plan:easy/samples=5/progress=0", g)
+    assert (agent.config.samples, agent.config.progress) == (5, 0.0) and agent.name == "plan:easy/samples=5/progress=0"
+
+
+class _Counting(PlanAgent):
+    """Counts rollouts and records each decision's chosen style."""
+
+    def __init__(self, game, samples=4):
+        super().__init__(game, PLAN_LEVELS["easy"].__class__(samples=samples))
+        self.rollouts = 0
+        self.planned = 0
+
+    def _rollout(self, game, s, me, style_act, rng):
+        self.rollouts += 1
+        return super()._rollout(game, s, me, style_act, rng)
+
+
+def test_a_whole_game_with_planners_on_every_seat():
+    g = _ggc()
+    agents = [_Counting(g) for _ in range(4)]
+    m = Match(g, agents, seed=3)
+    while not m.is_over():
+        m.step()
+    out = g.outcome(m.state)
+    assert out["reason"] in ("recruitment_ended", "deck_exhausted", "war_track", "spheres_exhausted")
+    assert set(g.returns(m.state)) <= {0.0, 1.0} and len(set(g.returns(m.state))) == 1  # one team
+    # the styles differed at some decisions, and each such decision rolled out every style
+    total = sum(a.rollouts for a in agents)
+    assert total > 0 and total % (4 * len(g.heuristic_styles)) == 0
+
+
+def _decision(g, seed=5):
+    """A four-player position, found by seeded heuristic play, where the styles act differently."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        m = Match(g, [make_agent("heuristic", g) for _ in range(4)], seed=rng.randrange(10**6))
+        while not m.is_over():
+            s = m.state
+            cp = g.current_player(s)
+            if cp >= 0:
+                acts = {g.heuristic_action(s, cp, random.Random(0), style=st) for st in g.heuristic_styles}
+                if len(acts) > 1:
+                    return s, cp
+            m.step()
+    raise AssertionError("no position where the styles differ")
+
+
+def _obs(g, s, p, sampler_seed, rng_seed):
+    base = g.sample_hidden(s, p, random.Random(sampler_seed))
+    return Observation(g, p, g.view(s, p), g.legal_actions(s, p),
+                       lambda r: g.sample_hidden(base, p, r), random.Random(rng_seed))
+
+
+def test_the_move_depends_on_the_view_and_the_stream_only():
+    g = _ggc()
+    s, p = _decision(g)
+    other = g.sample_hidden(s, p, random.Random(99))  # another true state with the same view
+    assert g.view(other, p) == g.view(s, p)
+    a = PlanAgent(g, PLAN_LEVELS["easy"]).act(_obs(g, s, p, 1, 7))
+    b = PlanAgent(g, PLAN_LEVELS["easy"]).act(_obs(g, other, p, 2, 7))
+    assert a == b and a in g.legal_actions(s, p)
+
+
+def test_the_best_scored_style_is_played_and_a_tie_goes_to_the_default(monkeypatch):
+    g = _ggc()
+    s, p = _decision(g)
+    by_style = {st: g.heuristic_action(s, p, random.Random(0), style=st) for st in g.heuristic_styles}
+    agent = PlanAgent(g, PLAN_LEVELS["easy"])
+    monkeypatch.setattr(agent, "_rollout", lambda game, st, me, act, rng: 0.5)
+    assert agent.act(_obs(g, s, p, 1, 1)) == by_style["default"]
+    agent = PlanAgent(g, PLAN_LEVELS["easy"])
+    monkeypatch.setattr(agent, "_rollout", lambda game, st, me, act, rng: 1.0 if act is agent._acts[1] else 0.0)
+    assert agent.act(_obs(g, s, p, 1, 1)) == by_style["meet"]
+
+
+def test_the_chosen_style_is_kept_until_another_player_decides(monkeypatch):
+    g = _ggc()
+    s, p = _decision(g)
+    agent = PlanAgent(g, PLAN_LEVELS["easy"])
+    monkeypatch.setattr(agent, "_rollout", lambda game, st, me, act, rng: 1.0 if act is agent._acts[1] else 0.0)
+    obs = _obs(g, s, p, 1, 1)
+    a = agent.act(obs)
+    assert agent._kept == 1
+    # the next decision of the same turn: the meet style's action, with no rollout
+    s2 = g.apply(s, a, p)
+    if g.current_player(s2) == p and len(g.legal_actions(s2, p)) > 1:
+        monkeypatch.setattr(agent, "_rollout", lambda *args: pytest.fail("a kept style plans no more"))
+        agent.inform(obs, p, a)  # its own action: the turn goes on
+        assert agent.act(_obs(g, s2, p, 1, 2)) == g.heuristic_action(s2, p, random.Random(0), style="meet")
+    agent.inform(obs, (p + 1) % 4, 0)  # another player decided: the turn is over
+    assert agent._kept is None
