@@ -171,3 +171,15 @@ def test_resume_keeps_people_and_bots_unless_told_and_refuses_what_cannot_go_on(
 def test_quitting_an_unsaved_game_says_how_to_keep_one():
     r = run("play", "kings-kilt", "--players", "2", "--seed", "5", "--bot", "random", input="quit\n")
     assert "Game abandoned" in r.output and "save FILE" in r.output
+
+
+def test_menu_offers_the_turn_planner_only_where_the_heuristic_has_styles():
+    ids = kingmaker.available_games()
+    k = ids.index("kings-kilt") + 1
+    r = run("menu", input=f"{k}\n2\n1\nrandom\nrulebook\nquit\n")
+    prompt = " ".join(r.output.split()).split("Bot for the other seats (")[1].split(")")[0]
+    assert "plan" not in prompt.split(", ") and "heuristic" in prompt
+    g = ids.index("gangs-of-green-city") + 1
+    r = run("menu", input=f"{g}\n2\n1\nplan\n")  # (the input ends at the options: the menu stops there)
+    prompt = " ".join(r.output.split()).split("Bot for the other seats (")[1].split(")")[0]
+    assert "plan" in prompt.split(", ") and "choose one of" not in r.output

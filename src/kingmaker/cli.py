@@ -589,7 +589,8 @@ def menu() -> None:
     from .agents.expert import expert_players
 
     search = "team" if cls.cooperative else "ismcts"
-    kinds = [k for k in agent_kinds() if k not in ("ismcts", "team")]
+    # (the turn planner only where the game's heuristic has styles to choose among)
+    kinds = [k for k in agent_kinds() if k not in ("ismcts", "team") and (k != "plan" or cls.heuristic_styles)]
     if search in agent_kinds():
         levels = ("easy", "normal", "hard") + (("expert",) if n in expert_players(cls) else ())
         kinds += [f"{search}:{level}" for level in levels]
