@@ -136,3 +136,16 @@ def test_the_chosen_style_is_kept_until_another_player_decides(monkeypatch):
         assert agent.act(_obs(g, s2, p, 1, 2)) == g.heuristic_action(s2, p, random.Random(0), style="meet")
     agent.inform(obs, (p + 1) % 4, 0)  # another player decided: the turn is over
     assert agent._kept is None
+
+
+def test_an_agent_not_told_of_the_play_keeps_no_style(monkeypatch):
+    g = _ggc()
+    s, p = _decision(g)
+    agent = PlanAgent(g, PLAN_LEVELS["easy"])
+    monkeypatch.setattr(agent, "_rollout", lambda game, st, me, act, rng: 1.0 if act is agent._acts[1] else 0.0)
+    agent.act(_obs(g, s, p, 1, 1))
+    assert agent._kept == 1
+    # the next call comes with no inform in between: whatever the state, the turn is unknown
+    monkeypatch.setattr(agent, "_rollout", lambda game, st, me, act, rng: 0.0)
+    assert agent.act(_obs(g, s, p, 1, 1)) == g.heuristic_action(s, p, random.Random(0))
+    assert agent._kept == 0

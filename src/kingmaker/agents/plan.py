@@ -14,8 +14,9 @@ no rollout.
 A rollout scores the seat's return; in a co-operative game also ``progress`` times the
 game's ``bot.progress`` (the team's way to the win, 0 to 1), so that rollouts that all
 end in defeat still tell the styles apart. The agent reads only its observation (the
-determinisations are the view's), and with its random stream a decision depends only on
-the view: it keeps nothing from one decision to the next.
+determinisations are the view's); with its random stream a decision depends only on the
+view and the style it keeps for the turn. It keeps one only while it follows the play: an
+agent that is not told of the actions between its decisions plans each one afresh.
 
 Why: in Gangs of Green City at four players the team loses most games with the cards it
 needs in the wrong hands. The heuristic's ``meet`` style walks to the meeting that brings
@@ -77,14 +78,19 @@ class PlanAgent:
         return True
 
     def inform(self, obs: Observation, player: int, action: int | None) -> None:
+        self._heard = True
         if player >= 0 and player != obs.player:
             self._kept = None  # another player decided: the seat's turn is over
 
     _kept: int | None = None  # the style chosen for the seat's turn, while it lasts
+    _heard = False  # told of an action since its last decision (else it cannot tell the turn)
 
     def act(self, obs: Observation) -> int:
         game, me, rng = obs.game, obs.player, obs.rng
         legal = obs.legal_actions
+        if not self._heard:
+            self._kept = None  # not following the play: no style is kept
+        self._heard = False
         if len(legal) == 1:
             return legal[0]
         state = obs.sample(rng)
