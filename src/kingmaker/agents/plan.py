@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from ..core.api import CHANCE, Game
@@ -65,11 +66,8 @@ class PlanAgent:
         self.config = config or PLAN_LEVELS["normal"]
         self.name = name
         self.styles = styles
-        fn = game.bot.heuristic_action
-        default = styles[0]
-        self._acts: tuple[Callable[..., int], ...] = tuple(
-            (lambda g, s, p, r, _st=st: fn(g, s, p, r)) if st == default else
-            (lambda g, s, p, r, _st=st: fn(g, s, p, r, style=_st)) for st in styles)
+        fn = game.bot.heuristic_action  # (the default style: called as without one)
+        self._acts: tuple[Callable[..., int], ...] = (fn, *(partial(fn, style=st) for st in styles[1:]))
         bot_progress = getattr(game.bot, "progress", None)
         self._progress = bot_progress if game.info.cooperative and self.config.progress else None
 

@@ -524,7 +524,7 @@ class Game:
         if style is not None and style not in self.heuristic_styles:
             have = ", ".join(self.heuristic_styles) or "none (it plays one way)"
             raise BadRequestError(f"{self.name}'s heuristic has no style {style!r}; its styles: {have}",
-                            game=self.id, allowed=list(self.heuristic_styles))
+                                  game=self.id, allowed=list(self.heuristic_styles))
         fn = getattr(self.bot, "heuristic_action", None)
         if fn is not None:
             return fn(self, s, player, rng) if style is None else fn(self, s, player, rng, style=style)

@@ -29,7 +29,7 @@ from .stats import sign_test, wilson
 from .store import StoreError, load_run, read_rows
 from .study import Study
 
-__all__ = ["compare_runs", "paired_cells", "render_comparison"]
+__all__ = ["compare_runs", "paired_cells", "render_comparison", "shared_deals"]
 
 
 def _values(study: Study, rows: list[dict], cooperative: bool, max_return: float) -> dict[tuple[str, int], tuple]:
@@ -47,6 +47,13 @@ def _load(out: str | Path) -> tuple[Study, list[dict], float]:
     if table is None:
         raise StoreError(f"{out} holds no games yet: run its study first")
     return study, table.to_pylist(), cpu
+
+
+def shared_deals(va: dict, vb: dict) -> tuple[list, tuple | None]:
+    """Returns the deals two runs' games ``va`` and ``vb`` (``_values``) share, and the first of
+    them whose seeds differ (None: the runs were played on the same deals)."""
+    common = [k for k in va if k in vb]
+    return common, next((k for k in common if va[k][1] != vb[k][1]), None)
 
 
 def paired_cells(va: dict, vb: dict, common: list) -> list[dict[str, Any]]:
@@ -94,17 +101,16 @@ def compare_runs(a: str | Path, b: str | Path) -> dict[str, Any]:
     coop, top = game.info.cooperative, game.info.max_return
     va = _values(sa, rows_a, coop, top)
     vb = _values(sb, rows_b, coop, top)
-    common = [k for k in va if k in vb]
+    common, bad = shared_deals(va, vb)
     if not common:
         keys_a = sorted({k[0] for k in va})
         keys_b = sorted({k[0] for k in vb})
         raise StoreError(f"{a} and {b} share no deal: their cells are {keys_a} and {keys_b} "
                          "(a deal is a cell key and a game index both runs played)")
-    for k in common:
-        if va[k][1] != vb[k][1]:
-            raise StoreError(f"game {k[1]} of cell '{k[0]}' has seed {va[k][1]} in {a} and {vb[k][1]} in {b}: "
-                             f"the runs were not played on the same deals (their studies' seeds are "
-                             f"{sa.seed} and {sb.seed}; give both the same seed)")
+    if bad is not None:
+        raise StoreError(f"game {bad[1]} of cell '{bad[0]}' has seed {va[bad][1]} in {a} and {vb[bad][1]} in {b}: "
+                         f"the runs were not played on the same deals (their studies' seeds are "
+                         f"{sa.seed} and {sb.seed}; give both the same seed)")
     cells = paired_cells(va, vb, common)
     shared = set(common)
     return {

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from .analysis import analyse
-from .stats import wilson
 from .study import Study
 
 __all__ = ["verdict", "verdict_line", "verdict_of"]
@@ -33,7 +32,7 @@ def _paired(study: Study, counted: list[dict], cooperative: bool, max_return: fl
             other: str, base: Path | None) -> tuple[dict[str, dict], str | None]:
     """The deal-by-deal comparison with the results directory ``other`` on the counted games,
     by cell key, or the reason there is none."""
-    from .compare import _load, _values, paired_cells
+    from .compare import _load, _values, paired_cells, shared_deals
     from .store import StoreError
 
     path = Path(other)
@@ -47,10 +46,9 @@ def _paired(study: Study, counted: list[dict], cooperative: bool, max_return: fl
         return {}, f"{other} holds {so.game} games, not {study.game}"
     va = _values(study, counted, cooperative, max_return)
     vo = _values(so, rows_o, cooperative, max_return)
-    common = [k for k in va if k in vo]
-    bad = [k for k in common if va[k][1] != vo[k][1]]
-    if bad:
-        return {}, (f"{other} was not played on these deals (game {bad[0][1]} of cell '{bad[0][0]}' has "
+    common, bad = shared_deals(va, vo)
+    if bad is not None:
+        return {}, (f"{other} was not played on these deals (game {bad[1]} of cell '{bad[0]}' has "
                     f"another seed: the studies' seeds are {study.seed} and {so.seed})")
     return {c["key"]: c for c in paired_cells(va, vo, common)}, None
 
@@ -84,7 +82,7 @@ def verdict(study: Study, rows: list[dict], cooperative: bool, max_return: float
         h = c["headline"]
         entry: dict[str, Any] = {"label": c["label"], "key": c["key"], "players": c["players"],
                                  "counted": c["games"], "planned": study.games,
-                                 "rate": h["rate"], "ci95": wilson(h["wins"], h["n"])}
+                                 "rate": h["rate"], "ci95": h["ci95"]}
         done = c["games"] >= study.games
         if rule.better_than is None:
             x = rule.threshold(c["players"])

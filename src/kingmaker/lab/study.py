@@ -48,7 +48,7 @@ import json
 import random
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -144,10 +144,10 @@ class Decides:
                 f"this study, sign test p < {self.p_below:g}")
 
     def to_dict(self) -> dict:
-        return {k: v for k, v in (("written", self.written), ("played", self.played), ("at_least", self.at_least),
-                                  ("lower_above", self.lower_above), ("better_than", self.better_than),
-                                  ("p_below", self.p_below if self.better_than is not None else None),
-                                  ("fair_share", self.fair_share)) if v is not None}
+        out = {k: v for k, v in asdict(self).items() if v is not None}
+        if self.better_than is None:
+            del out["p_below"]  # (a paired rule's only)
+        return out
 
 
 def _parse_decides(raw: Any, source: str | None) -> Decides:

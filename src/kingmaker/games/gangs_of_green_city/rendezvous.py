@@ -227,12 +227,7 @@ def _rendezvous(s: State, player: int, legal: set[int], odds: tuple[float, ...])
         return None
     if best >= 0:
         return best if best in legal else None
-    return _stay(s, legal, odds, table, pos, me, k)
-
-
-def _stay(s: State, legal: set[int], odds: tuple[float, ...], table: list, pos: int, me: int, k: int) -> int | None:
-    """A move that keeps a hero on ``pos`` for a meeting: battle here, or (``k`` moves left, two
-    or more) step out to come back."""
+    # stay: battle here, or step out to come back
     gains = _gains(s, odds, table, pos, me) if s.spheres[pos] else ()
     if gains and A.BATTLE0 + gains[0][1] in legal:
         return A.BATTLE0 + gains[0][1]
