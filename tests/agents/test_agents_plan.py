@@ -34,6 +34,10 @@ def test_a_game_whose_heuristic_plays_one_way_is_refused():
     ("plan:normal/samples=many", "samples must be a whole number"),
     ("plan:normal/progress=2", "progress must be a number from 0 to 1"),
     ("plan:normal/depth=3", "no setting 'depth'"),
+    ("plan:normal/horizon=game", "horizon must be one of turn, round, not 'game'"),
+    ("plan:normal/styles=meet+meet2", "plan styles must be default and at least one other"),
+    ("plan:normal/styles=default", "plan styles must be default and at least one other"),
+    ("plan:normal/styles=default+dance", "its styles: default, meet"),
 ])
 def test_a_bad_spec_says_what_is_accepted(spec, words):
     with pytest.raises(BadRequestError) as e:
@@ -47,6 +51,38 @@ def test_levels_and_settings():
     assert make_agent("plan:hard", g).config.samples == 60
     agent = make_agent("plan:easy/samples=5/progress=0", g)
     assert (agent.config.samples, agent.config.progress) == (5, 0.0) and agent.name == "plan:easy/samples=5/progress=0"
+    agent = make_agent("plan:hard/horizon=round/styles=default+meet", g)
+    assert (agent.config.horizon, agent.styles, agent.config.samples) == ("round", ("default", "meet"), 60)
+    assert make_agent("plan", g).styles == g.heuristic_styles
+
+
+@pytest.mark.parametrize("horizon", ["turn", "round"])
+def test_a_rollout_plays_the_style_for_its_horizon(horizon):
+    """``turn``: the style for the seat until another player decides; ``round``: for every
+    seat until the seat decides again after another player has; then the default for all."""
+    g = _ggc()
+    s, p = _decision(g)
+    agent = make_agent(f"plan:easy/horizon={horizon}", g)
+    calls = []  # (seat, styled) for each decision of the rollout
+
+    def styled(game, st, q, rng):
+        calls.append((q, True))
+        return game.heuristic_action(st, q, rng)
+
+    def default(game, st, q, rng):
+        calls.append((q, False))
+        return game.heuristic_action(st, q, rng)
+
+    agent._acts = (default, styled)
+    agent._rollout(g, s, p, styled, random.Random(1))
+    first_other = next(i for i, (q, _) in enumerate(calls) if q != p)
+    if horizon == "turn":
+        end = first_other
+    else:
+        end = next(i for i, (q, _) in enumerate(calls) if i > first_other and q == p)
+        assert {q for q, _ in calls[:end]} > {p}  # teammates played the style too
+    assert all(styled for _, styled in calls[:end]) and end >= 1
+    assert not any(styled for _, styled in calls[end:])
 
 
 class _Counting(PlanAgent):

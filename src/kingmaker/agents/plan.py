@@ -25,7 +25,11 @@ gangs, but chosen by rollouts, turn by turn, it wins more games than the heurist
 small part of the search team's CPU (docs/agents.md, "The turn planner").
 
 Spec: ``plan[:level][/key=value...]``, levels ``easy`` (8 samples), ``normal`` (20),
-``hard`` (60); keys ``samples`` and ``progress`` (default 0.2).
+``hard`` (60); keys ``samples``, ``progress`` (default 0.2), ``styles`` (the styles to choose
+among, joined by ``+``, the default first; all the game's by default) and ``horizon``:
+``turn`` (the default) plays the style for the seat's turn in each rollout, ``round`` for
+every seat until the seat decides again after another has (a team that keeps one plan a
+round; in Gangs of Green City at four players it won less, docs/agents.md).
 """
 
 from __future__ import annotations
@@ -50,8 +54,11 @@ class PlanConfig:
 
     samples: int = 20
     progress: float = 0.2
+    horizon: str = "turn"
+    styles: tuple[str, ...] = ()  # () for all the game's styles
 
 
+HORIZONS = ("turn", "round")
 PLAN_LEVELS = {"easy": PlanConfig(samples=8), "normal": PlanConfig(samples=20), "hard": PlanConfig(samples=60)}
 
 
@@ -64,6 +71,13 @@ class PlanAgent:
             raise GameError(f"the turn planner chooses among a heuristic's styles; {game.name}'s heuristic "
                             "plays one way (games with styles: see each game's heuristic_styles)", game=game.id)
         self.config = config or PLAN_LEVELS["normal"]
+        if self.config.styles:
+            unknown = [st for st in self.config.styles if st not in styles]
+            if unknown or self.config.styles[0] != styles[0] or len(set(self.config.styles)) < 2:
+                raise BadRequestError(f"plan styles must be {styles[0]} and at least one other of {game.name}'s "
+                                      f"styles, joined by '+' (its styles: {', '.join(styles)}); not "
+                                      f"{'+'.join(self.config.styles)!r}", game=game.id, allowed=list(styles))
+            styles = self.config.styles
         self.name = name
         self.styles = styles
         fn = game.bot.heuristic_action  # (the default style: called as without one)
@@ -118,7 +132,9 @@ class PlanAgent:
         """Plays ``style_act`` for ``me`` until another player decides, then the default
         heuristic for all to the end; returns the seat's score (module docstring)."""
         default = self._acts[0]
-        mine = True
+        team = self.config.horizon == "round"
+        mine = True  # the seat's turn lasts (or, with horizon=round, the round until it decides again)
+        left = False
         is_terminal, current_player, apply = game.is_terminal, game.current_player, game.apply
         while not is_terminal(s):
             cp = current_player(s)
@@ -126,9 +142,14 @@ class PlanAgent:
                 s = apply(s, sample_chance(game.chance_outcomes(s), rng))
                 continue
             for p in (cp,) if cp >= 0 else tuple(game.acting_players(s)):
-                if p != me:
+                if team:
+                    if p != me:
+                        left = True
+                    elif left:
+                        mine = False
+                elif p != me:
                     mine = False
-                a = (style_act if mine and p == me else default)(game, s, p, rng)
+                a = (style_act if mine and (team or p == me) else default)(game, s, p, rng)
                 s = apply(s, a, p)
         value = game.returns(s)[me]
         if self._progress is not None:
@@ -151,9 +172,18 @@ def _parse(level: str | None) -> PlanConfig:
             continue
         key, _, text = part.partition("=")
         key = key.strip().lower()
-        if key not in ("samples", "progress"):
-            raise BadRequestError(f"the planner has no setting {key!r}; settings: samples, progress",
-                                  allowed=["samples", "progress"])
+        if key not in ("samples", "progress", "horizon", "styles"):
+            raise BadRequestError(f"the planner has no setting {key!r}; settings: samples, progress, horizon, styles",
+                                  allowed=["samples", "progress", "horizon", "styles"])
+        if key == "styles":  # checked against the game's styles by the agent
+            cfg = replace(cfg, styles=tuple(st.strip().lower() for st in text.split("+")))
+            continue
+        if key == "horizon":
+            if text.strip().lower() not in HORIZONS:
+                raise BadRequestError(f"plan setting horizon must be one of {', '.join(HORIZONS)}, not {text!r}",
+                                      allowed=list(HORIZONS))
+            cfg = replace(cfg, horizon=text.strip().lower())
+            continue
         try:
             if key == "samples":
                 value: Any = int(text)

@@ -1,4 +1,4 @@
-"""The team heuristic's styles (the contract's ``heuristic_styles``): ``default``, ``meet``, ``meet2``.
+"""The team heuristic's styles (the contract's ``heuristic_styles``): ``default``, ``meet``, ``meet2``, ``fight``.
 
 Rulebook, Brief Your Teammate: "Both your pawn and your fellow player's pawn must be at the
 same POI, and you may only transfer the card of that POI"; End Gang Recruitment: "discard 5
@@ -40,7 +40,7 @@ def _dist(s, a, b):
 
 def test_the_game_declares_its_styles_default_first():
     g = game(4)
-    assert g.heuristic_styles == bot.STYLES == ("default", "meet", "meet2")
+    assert g.heuristic_styles == bot.STYLES == ("default", "meet", "meet2", "fight")
 
 
 def test_the_default_style_is_the_bot_as_it_plays_without_one():
@@ -89,8 +89,27 @@ def test_meet_does_not_walk_past_eight_moves_in_all():
     assert bot._far_meeting(s, 0, legal, 6) is None  # seven moves in all
 
 
+def test_fight_battles_where_the_default_briefs_a_collector():
+    """Both heroes on Marconi Docks, the card Professor Vance lacks: the default (and meet)
+    give it to her; ``fight`` takes no briefing, safe house or dispatch, and battles."""
+    g = game(2)
+    s = position(g, cast=["Green Ghost", "Professor Vance"], pawns=["Marconi Docks", "Marconi Docks"],
+                 hands=[["Marconi Docks", "City Hall"], RED3], spheres={"Marconi Docks": 2})
+    name = {st: g.action_to_str(s, g.heuristic_action(s, 0, random.Random(0), style=st)) for st in bot.STYLES}
+    assert name["default"] == name["meet"] == "give Marconi Docks to p1"
+    assert name["fight"] == "battle Tonys"
+
+
+def test_fight_still_ends_a_recruitment_it_can():
+    g = game(2)
+    s = position(g, cast=["Green Ghost", "Professor Vance"], pawns=["Marconi Docks", "Marconi Docks"],
+                 hands=[["Marconi Docks", "City Hall"], RED3 + ["Casino Fortuna"]], spheres={"Marconi Docks": 2},
+                 safe=["Marconi Docks"], current=1)
+    assert g.action_to_str(s, g.heuristic_action(s, 1, random.Random(0), style="fight")).startswith("end recruitment")
+
+
 def test_an_unknown_style_is_refused_with_the_styles_named():
     g, s = _far()
     with pytest.raises(BadRequestError) as e:
         g.heuristic_action(s, 0, random.Random(0), style="rush")
-    assert "no style 'rush'" in str(e.value) and "default, meet, meet2" in str(e.value)
+    assert "no style 'rush'" in str(e.value) and "default, meet, meet2, fight" in str(e.value)

@@ -78,12 +78,13 @@ __all__ = ["STYLES", "collectors", "draw_odds", "evaluate", "heuristic_action", 
 # The heuristic's styles (the contract's ``heuristic_styles``; the first is the bot as it
 # plays by default). ``meet``: before any battle, walk towards a meeting that brings a
 # collector the last card of a recruitment, both walks together at most 8 moves
-# (``rendezvous._far_meeting``); ``meet2``: the same for either of the last two cards.
-# Played every turn, such walks lose the city to the gangs (docs/agents.md, "Three more
+# (``rendezvous._far_meeting``); ``meet2``: the same for either of the last two cards;
+# ``fight``: no rendezvous, briefing, safe house or dispatch, only battles and the trips that
+# end a recruitment (the turn the war track needs, where the default would walk). Played every turn, such walks lose the city to the gangs (docs/agents.md, "Three more
 # trials of the team heuristic"); chosen turn by turn by the planner's rollouts
 # (``kingmaker.agents.plan``) they win more games (docs/agents.md, "The turn planner", which
 # also gives the styles tried and left out).
-STYLES = ("default", "meet", "meet2")
+STYLES = ("default", "meet", "meet2", "fight")
 MEET_REACH = 8
 _SHORT = {"meet": 1, "meet2": 2}  # a style's cards short of a recruitment it walks for
 
@@ -368,7 +369,8 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
         return moves[i]
     odds = draw_odds(s)
     legal_set = set(moves)
-    act = _rendezvous(s, player, legal_set, odds)
+    fight = style == "fight"
+    act = None if fight else _rendezvous(s, player, legal_set, odds)
     if act is not None:
         return act
     # briefing, a safe house or a dispatch when it helps the team's cards or reach
@@ -377,7 +379,7 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
     # (only the briefings and dispatches that can gain are scored: ``_may_gain``)
     ready = None
     # (moves are sorted: the safe houses SAFE0..RECRUIT0 come before the briefings SHARE0..)
-    for a in moves[bisect_left(moves, A.SAFE0) : i] + moves[bisect_left(moves, A.SHARE0, i) :]:
+    for a in () if fight else moves[bisect_left(moves, A.SAFE0) : i] + moves[bisect_left(moves, A.SHARE0, i) :]:
         if A.SHARE0 <= a < A.RESPITE0 or A.SAFE0 <= a < A.RECRUIT0:
             if a >= A.SHARE0:
                 if ready is None:
@@ -396,7 +398,7 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
     if special is not None:
         return special
     act = _recruit_trip(s, player, legal_set)
-    if act is None and style is not None and style != "default":
+    if act is None and style in _SHORT:
         act = _far_meeting(s, player, legal_set, MEET_REACH, _SHORT[style])
     if act is None:
         act = _plan_move(s, player, legal_set, odds)
