@@ -49,6 +49,7 @@ def test_levels_and_settings():
     g = _ggc()
     assert make_agent("plan", g).config == PLAN_LEVELS["normal"]
     assert make_agent("plan:hard", g).config.samples == 60
+    assert make_agent("plan:expert", g).config.samples == 150
     agent = make_agent("plan:easy/samples=5/progress=0", g)
     assert (agent.config.samples, agent.config.progress) == (5, 0.0) and agent.name == "plan:easy/samples=5/progress=0"
     agent = make_agent("plan:hard/horizon=round/styles=default+meet", g)

@@ -25,7 +25,7 @@ gangs, but chosen by rollouts, turn by turn, it wins more games than the heurist
 small part of the search team's CPU (docs/agents.md, "The turn planner").
 
 Spec: ``plan[:level][/key=value...]``, levels ``easy`` (8 samples), ``normal`` (20),
-``hard`` (60); keys ``samples``, ``progress`` (default 0.2), ``styles`` (the styles to choose
+``hard`` (60), ``expert`` (150); keys ``samples``, ``progress`` (default 0.2), ``styles`` (the styles to choose
 among, joined by ``+``, the default first; all the game's by default) and ``horizon``:
 ``turn`` (the default) plays the style for the seat's turn in each rollout, ``round`` for
 every seat until the seat decides again after another has (a team that keeps one plan a
@@ -59,7 +59,8 @@ class PlanConfig:
 
 
 HORIZONS = ("turn", "round")
-PLAN_LEVELS = {"easy": PlanConfig(samples=8), "normal": PlanConfig(samples=20), "hard": PlanConfig(samples=60)}
+PLAN_LEVELS = {"easy": PlanConfig(samples=8), "normal": PlanConfig(samples=20), "hard": PlanConfig(samples=60),
+               "expert": PlanConfig(samples=150)}
 
 
 class PlanAgent:
