@@ -25,8 +25,9 @@ gangs, but chosen by rollouts, turn by turn, it wins more games than the heurist
 small part of the search team's CPU (docs/agents.md, "The turn planner").
 
 Spec: ``plan[:level][/key=value...]``, levels ``easy`` (8 samples), ``normal`` (20),
-``hard`` (60), ``expert`` (150); keys ``samples``, ``progress`` (default 0.2), ``styles`` (the styles to choose
-among, joined by ``+``, the default first; all the game's by default) and ``horizon``:
+``hard`` (60), ``expert`` (150); keys ``samples``, ``progress`` (default 0.2), ``styles``
+(the styles to choose among, joined by ``+``, the default first; all the game's by default)
+and ``horizon``:
 ``turn`` (the default) plays the style for the seat's turn in each rollout, ``round`` for
 every seat until the seat decides again after another has (a team that keeps one plan a
 round; in Gangs of Green City at four players it won less, docs/agents.md).
@@ -130,7 +131,8 @@ class PlanAgent:
         return action
 
     def _rollout(self, game: Game, s: Any, me: int, style_act: Callable[..., int], rng: random.Random) -> float:
-        """Plays ``style_act`` for ``me`` until another player decides, then the default
+        """Plays ``style_act`` for ``me`` until another player decides (with ``horizon=round``,
+        for every seat until ``me`` decides again after another has), then the default
         heuristic for all to the end; returns the seat's score (module docstring)."""
         default = self._acts[0]
         team = self.config.horizon == "round"

@@ -79,11 +79,14 @@ __all__ = ["STYLES", "collectors", "draw_odds", "evaluate", "heuristic_action", 
 # plays by default). ``meet``: before any battle, walk towards a meeting that brings a
 # collector the last card of a recruitment, both walks together at most 8 moves
 # (``rendezvous._far_meeting``); ``meet2``: the same for either of the last two cards;
-# ``fight``: no rendezvous, briefing, safe house or dispatch, only battles and the trips that
-# end a recruitment (the turn the war track needs, where the default would walk). Played every turn, such walks lose the city to the gangs (docs/agents.md, "Three more
-# trials of the team heuristic"); chosen turn by turn by the planner's rollouts
-# (``kingmaker.agents.plan``) they win more games (docs/agents.md, "The turn planner", which
-# also gives the styles tried and left out).
+# ``fight``: skips the rendezvous and the briefings, safe houses and dispatches the default
+# weighs first, and makes the move the default makes when none is worth it (the trip that
+# ends a recruitment, else the best battle in reach): the turn the war track needs where the
+# default would walk or brief. Played every turn, the meetings' walks lose the city to the
+# gangs and ``fight`` gives up the meetings (docs/agents.md, "Three more trials of the team
+# heuristic"); chosen turn by turn by the planner's rollouts (``kingmaker.agents.plan``) the
+# styles win more games (docs/agents.md, "The turn planner", which also gives the styles
+# tried and left out).
 STYLES = ("default", "meet", "meet2", "fight")
 MEET_REACH = 8
 _SHORT = {"meet": 1, "meet2": 2}  # a style's cards short of a recruitment it walks for
