@@ -109,9 +109,9 @@ class PlanAgent:
             return legal[0]
         state = obs.sample(rng)
         # The heuristic reads only the seat's view, so each style's action here is the view's.
+        if self._kept is not None:  # the turn's style, kept
+            return self._legal(self._acts[self._kept](game, state, me, random.Random(0)), legal, game)
         first = [act(game, state, me, random.Random(0)) for act in self._acts]
-        if self._kept is not None:
-            return self._legal(first[self._kept], legal, game)  # the turn's style, kept
         if len(set(first)) == 1:
             return self._legal(first[0], legal, game)
         totals = [0.0] * len(self.styles)
@@ -136,8 +136,7 @@ class PlanAgent:
         heuristic for all to the end; returns the seat's score (module docstring)."""
         default = self._acts[0]
         team = self.config.horizon == "round"
-        mine = True  # the seat's turn lasts (or, with horizon=round, the round until it decides again)
-        left = False
+        styled, others = True, False  # the style's stretch lasts; another seat has decided
         is_terminal, current_player, apply = game.is_terminal, game.current_player, game.apply
         while not is_terminal(s):
             cp = current_player(s)
@@ -145,14 +144,10 @@ class PlanAgent:
                 s = apply(s, sample_chance(game.chance_outcomes(s), rng))
                 continue
             for p in (cp,) if cp >= 0 else tuple(game.acting_players(s)):
-                if team:
-                    if p != me:
-                        left = True
-                    elif left:
-                        mine = False
-                elif p != me:
-                    mine = False
-                a = (style_act if mine and (team or p == me) else default)(game, s, p, rng)
+                others = others or p != me
+                if others and (p == me or not team):
+                    styled = False  # (turn: another seat decides; round: the seat decides again after one)
+                a = (style_act if styled else default)(game, s, p, rng)
                 s = apply(s, a, p)
         value = game.returns(s)[me]
         if self._progress is not None:
