@@ -35,6 +35,7 @@ def test_a_game_whose_heuristic_plays_one_way_is_refused():
     ("plan:normal/progress=2", "progress must be a number from 0 to 1"),
     ("plan:normal/depth=3", "no setting 'depth'"),
     ("plan:normal/horizon=game", "horizon must be one of turn, round, not 'game'"),
+    ("plan:normal/credit=gold", "credit must be one of ended, cards, not 'gold'"),
     ("plan:normal/styles=meet+meet2", "plan styles must be default and at least one other"),
     ("plan:normal/styles=default", "plan styles must be default and at least one other"),
     ("plan:normal/styles=default+dance", "its styles: default, meet"),
@@ -55,6 +56,8 @@ def test_levels_and_settings():
     agent = make_agent("plan:hard/horizon=round/styles=default+meet", g)
     assert (agent.config.horizon, agent.styles, agent.config.samples) == ("round", ("default", "meet"), 60)
     assert make_agent("plan", g).styles == g.heuristic_styles
+    assert make_agent("plan", g)._progress is g.bot.progress
+    assert make_agent("plan:hard/credit=cards", g)._progress is g.bot.progress_cards
 
 
 @pytest.mark.parametrize("horizon", ["turn", "round"])
@@ -84,6 +87,37 @@ def test_a_rollout_plays_the_style_for_its_horizon(horizon):
         assert {q for q, _ in calls[:end]} > {p}  # teammates played the style too
     assert all(styled for _, styled in calls[:end]) and end >= 1
     assert not any(styled for _, styled in calls[end:])
+
+
+@pytest.mark.parametrize("credit", ["ended", "cards"])
+def test_a_rollout_scores_the_return_plus_the_chosen_credit(credit):
+    """The score of a rollout is the seat's return plus ``progress`` times the credit the spec
+    names (``ended``: ``bot.progress``; ``cards``: ``bot.progress_cards``) at the game's end."""
+    g = _ggc()
+    s, p = _decision(g)
+    agent = make_agent(f"plan:easy/credit={credit}/progress=0.5", g)
+    finals = []
+
+    def default(game, st, q, rng):
+        return game.heuristic_action(st, q, rng)
+
+    agent._acts = (default, default)
+    apply = g.apply
+
+    class Spy:  # records the last state of the rollout
+        def __getattr__(self, name):
+            return getattr(g, name)
+
+        def apply(self, st, *a):
+            out = apply(st, *a)
+            finals.append(out)
+            return out
+
+    value = agent._rollout(Spy(), s, p, default, random.Random(3))
+    end = finals[-1]
+    fn = g.bot.progress if credit == "ended" else g.bot.progress_cards
+    assert g.is_terminal(end) and g.bot.progress(g, end) != g.bot.progress_cards(g, end)  # (they differ here)
+    assert value == pytest.approx(g.returns(end)[p] + 0.5 * fn(g, end))
 
 
 class _Counting(PlanAgent):

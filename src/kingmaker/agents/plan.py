@@ -56,10 +56,14 @@ class PlanConfig:
     samples: int = 20
     progress: float = 0.2
     horizon: str = "turn"
+    credit: str = "ended"
     styles: tuple[str, ...] = ()  # () for all the game's styles
 
 
 HORIZONS = ("turn", "round")
+# The progress credits: the game's ``bot.progress`` (``ended``) or a finer measure the game's bot
+# may give (``cards``: ``bot.progress_cards``).
+CREDITS = {"ended": "progress", "cards": "progress_cards"}
 PLAN_LEVELS = {"easy": PlanConfig(samples=8), "normal": PlanConfig(samples=20), "hard": PlanConfig(samples=60),
                "expert": PlanConfig(samples=150)}
 
@@ -84,7 +88,11 @@ class PlanAgent:
         self.styles = styles
         fn = game.bot.heuristic_action  # (the default style: called as without one)
         self._acts: tuple[Callable[..., int], ...] = (fn, *(partial(fn, style=st) for st in styles[1:]))
-        bot_progress = getattr(game.bot, "progress", None)
+        bot_progress = getattr(game.bot, CREDITS[self.config.credit], None)
+        if bot_progress is None and self.config.credit != "ended" and game.info.cooperative:
+            have = [c for c, fn in CREDITS.items() if hasattr(game.bot, fn)]
+            raise BadRequestError(f"{game.name}'s bot gives no {self.config.credit!r} credit (it gives: "
+                                  f"{', '.join(have) or 'none'})", game=game.id, allowed=have)
         self._progress = bot_progress if game.info.cooperative and self.config.progress else None
 
     def listens(self, game: Game) -> bool:
@@ -155,6 +163,9 @@ class PlanAgent:
         return value
 
 
+SETTINGS = ("samples", "progress", "horizon", "styles", "credit")
+
+
 def _parse(level: str | None) -> PlanConfig:
     """``normal``, ``hard/samples=40``, ``samples=40``... as a ``PlanConfig``."""
     cfg = PLAN_LEVELS["normal"]
@@ -170,17 +181,18 @@ def _parse(level: str | None) -> PlanConfig:
             continue
         key, _, text = part.partition("=")
         key = key.strip().lower()
-        if key not in ("samples", "progress", "horizon", "styles"):
-            raise BadRequestError(f"the planner has no setting {key!r}; settings: samples, progress, horizon, styles",
-                                  allowed=["samples", "progress", "horizon", "styles"])
+        if key not in SETTINGS:
+            raise BadRequestError(f"the planner has no setting {key!r}; settings: {', '.join(SETTINGS)}",
+                                  allowed=list(SETTINGS))
         if key == "styles":  # checked against the game's styles by the agent
             cfg = replace(cfg, styles=tuple(st.strip().lower() for st in text.split("+")))
             continue
-        if key == "horizon":
-            if text.strip().lower() not in HORIZONS:
-                raise BadRequestError(f"plan setting horizon must be one of {', '.join(HORIZONS)}, not {text!r}",
-                                      allowed=list(HORIZONS))
-            cfg = replace(cfg, horizon=text.strip().lower())
+        if key in ("horizon", "credit"):
+            choices = HORIZONS if key == "horizon" else tuple(CREDITS)
+            if text.strip().lower() not in choices:
+                raise BadRequestError(f"plan setting {key} must be one of {', '.join(choices)}, not {text!r}",
+                                      allowed=list(choices))
+            cfg = replace(cfg, **{key: text.strip().lower()})
             continue
         try:
             if key == "samples":

@@ -113,3 +113,24 @@ def test_an_unknown_style_is_refused_with_the_styles_named():
     with pytest.raises(BadRequestError) as e:
         g.heuristic_action(s, 0, random.Random(0), style="rush")
     assert "no style 'rush'" in str(e.value) and "default, meet, meet2, fight" in str(e.value)
+
+
+
+def test_progress_cards_counts_ended_recruitments_and_the_best_holders_share():
+    """``bot.progress_cards`` (the planner's ``credit=cards``): an ended recruitment counts 1,
+    each other gang half the share of the cards it needs that its best-placed player holds;
+    the sum over the four gangs is divided by four. Professor Vance needs 4 (GGC-D3), the
+    Ghost 5 (End Gang Recruitment)."""
+    g = game(2)
+    hands = [["Marconi Docks", "City Hall"], RED3]  # the Ghost: a Tonys and a Mayor's card; Vance: 3 Tonys
+    s = position(g, cast=["Green Ghost", "Professor Vance"], pawns=["Olive Street Market", "Swamp Gate"],
+                 hands=hands, ended=0b1000)  # the fourth gang's recruitment ended (City Hall's)
+    # Tonys: Vance's 3 of 4 beat the Ghost's 1 of 5; the two other gangs: no card
+    assert bot.progress_cards(g, s) == pytest.approx((1 + 0.5 * 3 / 4) / 4)
+    assert bot.progress(g, s) == 0.25
+    s = position(g, cast=["Green Ghost", "Professor Vance"], pawns=["Olive Street Market", "Swamp Gate"],
+                 hands=hands, ended=0b0001)  # the Tonys' ended: City Hall's card is the only share left
+    assert bot.progress_cards(g, s) == pytest.approx((1 + 0.5 * 1 / 5) / 4)
+    s = position(g, cast=["Green Ghost", "Professor Vance"], pawns=["Olive Street Market", "Swamp Gate"],
+                 hands=hands, ended=0b1111)
+    assert bot.progress_cards(g, s) == 1.0
