@@ -451,3 +451,27 @@ def test_web_browser_each_picture_draws_every_view_of_a_whole_game(make_server, 
     if game_id == "san-quentin-kings":  # the issue's example
         words = page.evaluate("() => KM.boards['san-quentin-kings'].label('gym T0 S1 C2', {}, [])")
         assert words == "gym: Tarantula 0, Scorpion 1, Cobra 2"
+
+
+def test_web_browser_lobby_offers_the_turn_planner_only_where_the_heuristic_has_styles(make_server, page):
+    """With ``--custom-bots`` the lobby lists every agent kind; the turn planner (``plan``)
+    chooses among the heuristic's styles, so a seat may be given it only in a game whose
+    heuristic has two or more (Gangs of Green City), at its four levels; a bot from the
+    list plays its moves."""
+    server = make_server(args=("--custom-bots",))
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create-btn")
+
+    def seat_choices(game_id: str) -> list[str]:
+        page.select_option("#game", game_id)
+        page.select_option("#players", page.eval_on_selector("#players", "s => s.options[0].value"))
+        return [o.get_attribute("value") for o in page.query_selector_all("#seats select[data-seat='1'] option")]
+
+    ggc = seat_choices("gangs-of-green-city")
+    assert [c for c in ggc if c.startswith("bot:plan")] == [f"bot:plan:{lv}" for lv in ("easy", "normal", "hard", "expert")]
+    for game_id in ("kings-kilt", "kingpin", "kingpins", "san-quentin-kings"):
+        choices = seat_choices(game_id)
+        assert "bot:heuristic" in choices and not [c for c in choices if c.startswith("bot:plan")], game_id
+    mid = _create_from_lobby(page, server, "gangs-of-green-city", 2, bot="plan:easy")
+    assert mid
+    assert _wait_turn(page, timeout=120000) in ("turn", "over")

@@ -65,3 +65,16 @@ def test_web_expert_is_refused_where_no_network_ships(make_server, tmp_path):
     assert "expert network" in out["error"]["message"]
     _, lobby = call(server, "GET", "/api/matches")
     assert all(m["game"] != "san-quentin-kings" for m in lobby["matches"])
+
+
+def test_web_games_list_each_heuristic_s_styles_for_the_turn_planner(shared_server):
+    """``GET /api/games`` gives each game's heuristic styles (the lobby offers ``plan`` only
+    where there are two or more): Gangs of Green City's, the default first; none elsewhere."""
+    import kingmaker
+
+    status, g = call(shared_server, "GET", "/api/games")
+    by_id = {gm["id"]: gm for gm in g["games"]}
+    assert by_id["gangs-of-green-city"]["styles"] == list(kingmaker.make("gangs-of-green-city", players=2).heuristic_styles)
+    assert by_id["gangs-of-green-city"]["styles"][0] == "default"
+    assert all(by_id[gid]["styles"] == [] for gid in by_id if gid != "gangs-of-green-city")
+    assert "plan" not in g["bots"]  # a server without custom specs does not offer it at all

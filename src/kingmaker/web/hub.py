@@ -216,7 +216,7 @@ class Hub(Fanout):
                 "id": gid, "name": cls.name, "min_players": cls.min_players, "max_players": cls.max_players,
                 "summary": cls.summary, "cooperative": cls.cooperative, "has_simultaneous": cls.has_simultaneous,
                 "perfect_information": cls.perfect_information, "options": [o.to_dict() for o in cls.options],
-                "expert": expert_players(cls),
+                "expert": expert_players(cls), "styles": list(cls.heuristic_styles),
             })
         return out
 

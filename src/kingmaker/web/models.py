@@ -148,6 +148,9 @@ class GameInfo(BaseModel):
     options: list[dict[str, Any]]
     expert: list[int] = Field(default_factory=list,
                               description="Player counts for which the `expert` bot level has a network")
+    styles: list[str] = Field(default_factory=list,
+                              description="The heuristic's styles, the default first (the turn planner `plan` "
+                                          "chooses among them: offered only where there are two or more)")
 
 
 class GamesOut(BaseModel):

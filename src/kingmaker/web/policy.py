@@ -67,12 +67,14 @@ def bot_levels(custom: bool = False) -> dict[str, list[str]]:
     """Returns the bot kinds this server accepts, with their named levels.
 
     Without ``custom`` specs only the named kinds are offered, so the lobby never
-    lists a kind (e.g. ``policy``) that the server would refuse.
+    lists a kind (e.g. ``policy``) that the server would refuse. The turn planner's levels
+    (``plan``, custom specs only) are the same four names; the lobby offers it only for a game
+    with two or more heuristic styles (the games' ``styles``).
     """
     from ..agents import agent_kinds
 
     kinds = [k for k in agent_kinds() if custom or k in NAMED_KINDS]
-    return {kind: list(NAMED_LEVELS) if kind in ("ismcts", "team") else [] for kind in kinds}
+    return {kind: list(NAMED_LEVELS) if kind in ("ismcts", "team", "plan") else [] for kind in kinds}
 
 
 def expert_players(game_cls: Any) -> list[int]:

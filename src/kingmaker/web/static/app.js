@@ -128,12 +128,16 @@ function fillForm() {
 }
 
 function botChoices(gm, n) {
-  // "expert" plays only where a network ships for the game and player count (gm.expert).
+  // "expert" plays only where a network ships for the game and player count (gm.expert);
+  // the turn planner ("plan", its expert is more samples) only where the heuristic has styles.
   const out = [];
   for (const [kind, levels] of Object.entries(GAMES.bots)) {
     if (kind === "team" && !gm.cooperative) continue;
+    if (kind === "plan" && (gm.styles || []).length < 2) continue;
     if (levels.length) {
-      for (const l of levels) if (l !== "expert" || (gm.expert || []).includes(n)) out.push(`${kind}:${l}`);
+      for (const l of levels) {
+        if (l !== "expert" || kind === "plan" || (gm.expert || []).includes(n)) out.push(`${kind}:${l}`);
+      }
     } else out.push(kind);
   }
   return out;
