@@ -40,7 +40,7 @@ def _dist(s, a, b):
 
 def test_the_game_declares_its_styles_default_first():
     g = game(4)
-    assert g.heuristic_styles == bot.STYLES == ("default", "meet", "meet2", "fight")
+    assert g.heuristic_styles == bot.STYLES == ("default", "meet", "meet2", "fight", "guard")
 
 
 def test_the_default_style_is_the_bot_as_it_plays_without_one():
@@ -108,11 +108,40 @@ def test_fight_still_ends_a_recruitment_it_can():
     assert g.action_to_str(s, g.heuristic_action(s, 1, random.Random(0), style="fight")).startswith("end recruitment")
 
 
+def _hot(layers, pawns=("Marconi Docks", "Marconi Docks")):
+    """Both heroes together, a briefing the default takes; Casino Fortuna (next to Marconi
+    Docks) holds three Tonys, its own gang: the next Gang Leader phase riots there if its card
+    comes up, which is certain when it lies alone in the top layer of the gang deck."""
+    g = game(2)
+    s = position(g, cast=["Green Ghost", "Professor Vance"], pawns=list(pawns),
+                 hands=[["Marconi Docks", "City Hall"], RED3], spheres={"Marconi Docks": 2, "Casino Fortuna": 3},
+                 gang_layers=layers)
+    return g, s
+
+
+def test_guard_battles_the_riot_the_next_gang_leader_phase_most_likely_brings_first():
+    g, s = _hot((("Casino Fortuna",),))
+    assert bot.draw_odds(s)[P("Casino Fortuna")] == 1.0
+    name = {st: g.action_to_str(s, g.heuristic_action(s, 0, random.Random(0), style=st)) for st in bot.STYLES}
+    assert name["default"] == "give Marconi Docks to p1"
+    assert name["guard"] == "travel Casino Fortuna"
+    # there: the battle against its own gang
+    g, s = _hot((("Casino Fortuna",),), pawns=("Casino Fortuna", "Marconi Docks"))
+    assert g.action_to_str(s, g.heuristic_action(s, 0, random.Random(0), style="guard")) == "battle Tonys"
+
+
+def test_guard_is_the_default_where_no_riot_is_likely():
+    g, s = _hot(())  # Casino Fortuna's card is somewhere in the unseen deck: 1 in 24
+    assert bot.draw_odds(s)[P("Casino Fortuna")] < bot.GUARD_ODDS
+    assert (g.heuristic_action(s, 0, random.Random(0), style="guard")
+            == g.heuristic_action(s, 0, random.Random(0)))
+
+
 def test_an_unknown_style_is_refused_with_the_styles_named():
     g, s = _far()
     with pytest.raises(BadRequestError) as e:
         g.heuristic_action(s, 0, random.Random(0), style="rush")
-    assert "no style 'rush'" in str(e.value) and "default, meet, meet2, fight" in str(e.value)
+    assert "no style 'rush'" in str(e.value) and "default, meet, meet2, fight, guard" in str(e.value)
 
 
 

@@ -88,7 +88,7 @@ __all__ = ["STYLES", "collectors", "draw_odds", "evaluate", "heuristic_action", 
 # heuristic"); chosen turn by turn by the planner's rollouts (``kingmaker.agents.plan``) the
 # styles win more games (docs/agents.md, "The turn planner", which also gives the styles
 # tried and left out).
-STYLES = ("default", "meet", "meet2", "fight")
+STYLES = ("default", "meet", "meet2", "fight", "guard")
 MEET_REACH = 8
 _SHORT = {"meet": 1, "meet2": 2}  # a style's cards short of a recruitment it walks for
 
@@ -302,6 +302,36 @@ def _head_for(s: State, player: int, legal: set[int], odds: tuple[float, ...]) -
     return best
 
 
+GUARD_ODDS = 0.25  # ``guard``: a POI at three whose card comes up next at least this likely
+
+
+def _guard(s: State, player: int, legal: set[int], odds: tuple[float, ...]) -> int | None:
+    """The ``guard`` style's first move: towards (or a battle on) the POI at three spheres of its
+    own gang whose card most likely comes up in the next Gang Leader phase (at least
+    ``GUARD_ODDS``) and that the player can reach with a move left to battle there."""
+    spheres, defeated = s.spheres, s.defeated
+    hot = [p for p in range(NUM_POIS) if odds[p] >= GUARD_ODDS and spheres[p] >> _HOME_SHIFT[p] & 3 == MAX_SPHERES
+           and not defeated >> DISTRICT[p] & 1]
+    if not hot:
+        return None
+    pos = s.pawns[player]
+    routes = _routes(s, pos)
+    budget = s.moves + (1 if pos == PARK else 0)
+    best, best_key = None, None
+    for p in hot:
+        if p == pos:
+            d, first = 0, A.BATTLE0 + DISTRICT[p]
+        elif p in routes:
+            d, first = routes[p]
+        else:
+            continue
+        if d < budget and first in legal:
+            key = (odds[p], -d, -p)
+            if best_key is None or key > best_key:
+                best, best_key = first, key
+    return best
+
+
 def _recruit_trip(s: State, player: int, legal: set[int]) -> int | None:
     """A player holding enough cards of a district heads for the nearest safe house."""
     pos = s.pawns[player]
@@ -395,7 +425,9 @@ def heuristic_action(game: GangsOfGreenCity, s: State, player: int, rng: random.
     odds = draw_odds(s)
     legal_set = set(moves)
     fight = style == "fight"
-    act = None if fight else _rendezvous(s, player, legal_set, odds)
+    act = _guard(s, player, legal_set, odds) if style == "guard" else None
+    if act is None and not fight:
+        act = _rendezvous(s, player, legal_set, odds)
     if act is not None:
         return act
     # briefing, a safe house or a dispatch when it helps the team's cards or reach
