@@ -26,11 +26,14 @@ small part of the search team's CPU (docs/agents.md, "The turn planner").
 
 Spec: ``plan[:level][/key=value...]``, levels ``easy`` (8 samples), ``normal`` (20),
 ``hard`` (60), ``expert`` (150); keys ``samples``, ``progress`` (default 0.2), ``styles``
-(the styles to choose among, joined by ``+``, the default first; all the game's by default)
-and ``horizon``:
+(the styles to choose among, joined by ``+``, the default first; all the game's by default),
+``horizon``:
 ``turn`` (the default) plays the style for the seat's turn in each rollout, ``round`` for
 every seat until the seat decides again after another has (a team that keeps one plan a
-round; in Gangs of Green City at four players it won less, docs/agents.md).
+round; in Gangs of Green City at four players it won less, docs/agents.md); and ``credit``:
+``ended`` (the default) credits ``bot.progress``, ``cards`` the finer ``bot.progress_cards``
+where the game's bot gives it (Gangs of Green City: also the collectors' share of the cards
+still needed; it changed almost no choice, docs/agents.md).
 """
 
 from __future__ import annotations

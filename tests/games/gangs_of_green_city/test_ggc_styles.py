@@ -1,11 +1,13 @@
-"""The team heuristic's styles (the contract's ``heuristic_styles``): ``default``, ``meet``, ``meet2``, ``fight``.
+"""The team heuristic's styles (the contract's ``heuristic_styles``): ``default``, ``meet``, ``meet2``, ``fight``,
+``guard``.
 
 Rulebook, Brief Your Teammate: "Both your pawn and your fellow player's pawn must be at the
 same POI, and you may only transfer the card of that POI"; End Gang Recruitment: "discard 5
 cards of the same District" (Professor Vance: 4, GGC-D3). ``meet`` walks, before any battle,
 towards the meeting that brings a collector the last card of a recruitment (``meet2``: either
-of the last two); ``default`` is
-the bot as it plays without a style. Strategy, not rules: the turn planner
+of the last two); ``fight`` battles where the default would brief or walk; ``guard`` first
+stops the riot the next Gang Leader phase most likely brings; ``default`` is the bot as it
+plays without a style. Strategy, not rules: the turn planner
 (``kingmaker.agents.plan``) chooses between them.
 """
 

@@ -83,7 +83,9 @@ __all__ = ["STYLES", "collectors", "draw_odds", "evaluate", "heuristic_action", 
 # ``fight``: skips the rendezvous and the briefings, safe houses and dispatches the default
 # weighs first, and makes the move the default makes when none is worth it (the trip that
 # ends a recruitment, else the best battle in reach): the turn the war track needs where the
-# default would walk or brief. Played every turn, the meetings' walks lose the city to the
+# default would walk or brief; ``guard``: the default, but first a move towards (or a battle
+# on) the POI at three spheres of its own gang whose card most likely comes up in the next
+# Gang Leader phase (``_guard``). Played every turn, the meetings' walks lose the city to the
 # gangs and ``fight`` gives up the meetings (docs/agents.md, "Three more trials of the team
 # heuristic"); chosen turn by turn by the planner's rollouts (``kingmaker.agents.plan``) the
 # styles win more games (docs/agents.md, "The turn planner", which also gives the styles
