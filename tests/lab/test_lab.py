@@ -551,3 +551,32 @@ def test_report_takes_a_study_file_for_its_default_results_directory(tmp_path, m
     res = runner.invoke(lab, ["report", "s.toml", "--no-plots"])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "runs" / "lab" / "s" / "report.md").exists() and "4 games" in res.output
+
+
+def test_verify_as_replays_a_spec_under_another_and_adopts_nothing(tmp_path):
+    """``lab verify --as SPEC REPLAY``: a study whose agent spec has changed meaning since is
+    replayed with the spec spelt out as it was; the rows' seats are named back before the
+    comparison. Another agent under the name finds the games changed; a name the study does
+    not have, or --as with --adopt, is refused."""
+    from kingmaker.core.errors import BadRequestError
+    from kingmaker.lab.runner import verify_run
+
+    text = STUDY.replace('agents = ["heuristic", "random"]', 'agents = ["ismcts:easy/seconds=none", "random"]')
+    text = text.replace("games = 12", "games = 2").replace("players = [2, 3]", "players = [2]")
+    text = text.replace('[grid]\nfamily_deal = ["rulebook", "one-per-clan"]\n', "")
+    study = _study(tmp_path, text)
+    out = tmp_path / "a"
+    run_study(study, out, SerialBackend())
+    _stamp(out, "2222222222222222")
+    same = {"ismcts:easy/seconds=none": "ismcts:easy/iterations=40/seconds=none"}  # easy's budget, spelt out
+    res = verify_run(out, games=2, backend=SerialBackend(), adopt=True, specs=same)
+    assert res == {"checked": 2, "differ": [], "same_code": False, "adopted": False}
+    other = {"ismcts:easy/seconds=none": "ismcts:easy/iterations=5/seconds=none"}
+    assert verify_run(out, games=2, backend=SerialBackend(), specs=other)["differ"]
+    with pytest.raises(BadRequestError, match="no agent 'heuristic'"):
+        verify_run(out, games=1, backend=SerialBackend(), specs={"heuristic": "random"})
+    res = CliRunner().invoke(lab, ["verify", str(out), "--games", "1", "--jobs", "1",
+                                   "--as", "ismcts:easy/seconds=none", "ismcts:easy/iterations=40/seconds=none"])
+    assert res.exit_code == 0 and "1 replayed games equal" in res.output and "replayed as ismcts:easy" in res.output
+    res = CliRunner().invoke(lab, ["verify", str(out), "--games", "1", "--jobs", "1", "--adopt", "--as", "random", "random"])
+    assert res.exit_code != 0 and "adopts nothing" in res.output

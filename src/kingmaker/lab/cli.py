@@ -207,17 +207,26 @@ def merge_cmd(dest: str, sources: tuple[str, ...], force: bool) -> None:
 @click.option("--adopt", is_flag=True,
               help="If the code changed but every replayed game equals its row, stamp the results with this "
                    "code, so that 'lab run' goes on from them.")
-def verify_cmd(results: str, games: int, jobs: int | None, adopt: bool) -> None:
+@click.option("--as", "as_specs", multiple=True, nargs=2, metavar="SPEC REPLAY",
+              help="Replay the study's agent SPEC as REPLAY (a level whose meaning changed, spelt out as it was), "
+                   "e.g. --as plan:hard plan:hard/styles=default+meet+meet2+fight; adopts nothing. Repeatable.")
+def verify_cmd(results: str, games: int, jobs: int | None, adopt: bool, as_specs: tuple[tuple[str, str], ...]) -> None:
     """Replay the first games of each cell with this code and compare them with the stored rows."""
     from .backends import make_backend
     from .runner import verify_run
 
+    specs = {old.strip(): new.strip() for old, new in as_specs}
+    if adopt and specs:
+        raise click.BadParameter("a replay under other specs adopts nothing: give --adopt or --as, not both",
+                                 param_hint="--adopt")
     try:
         with make_backend(jobs=jobs) as backend:
-            res = verify_run(results, games, backend, adopt=adopt)
+            res = verify_run(results, games, backend, adopt=adopt, specs=specs)
     except GameError as e:
         raise click.ClickException(str(e)) from None
     code = "the same code" if res["same_code"] else "different code (hash changed)"
+    if specs:
+        code += "; replayed as " + ", ".join(f"{o} -> {n}" for o, n in specs.items())
     if res["differ"]:
         raise click.ClickException(f"{len(res['differ'])} of {res['checked']} replayed games differ from the stored "
                                    f"rows ({code}); first: cell {res['differ'][0][0]} game {res['differ'][0][1]}")

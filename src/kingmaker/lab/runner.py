@@ -136,7 +136,8 @@ def run_study(
     )
 
 
-def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None, adopt: bool = False) -> dict:
+def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None, adopt: bool = False,
+               specs: dict[str, str] | None = None) -> dict:
     """Replays the first ``games`` stored games of every cell with this code; compares the rows.
 
     Rows are deterministic, so equal rows mean the stored results still hold for
@@ -148,6 +149,15 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
     that ``lab run`` goes on from them; ``study.json`` keeps the record
     (``adopted``: the hashes, the games checked, when).
 
+    ``specs`` maps an agent spec of the study to the spec that plays its seats in the
+    replays (a level whose meaning changed since, spelt out as it was: ``{"plan:hard":
+    "plan:hard/styles=default+meet+meet2+fight"}``); each replayed row's seats are named
+    back before the comparison. Such a check says how the games were played, not that the
+    study's own specs still play them, so it adopts nothing.
+
+    Raises:
+        GameError: ``specs`` names an agent the study does not have (code ``request/invalid``).
+
     Returns:
         {"checked": games replayed, "differ": [(cell, index), ...], "same_code": bool,
         "adopted": bool}.
@@ -155,6 +165,19 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
     from .store import code_hash, load_run, read_rows
 
     study, meta = load_run(out)
+    specs = dict(specs or {})
+    unknown = sorted(set(specs) - set(study.agents))
+    if unknown:
+        from ..core.errors import BadRequestError
+
+        raise BadRequestError(f"the study has no agent {unknown[0]!r} to replay as another spec; its agents: "
+                              f"{', '.join(study.agents)}", allowed=list(study.agents))
+    back = {new: old for old, new in specs.items()}
+    own_agents = study.agents  # (the code's hash is read as for the study's own specs)
+    if specs:
+        from dataclasses import replace
+
+        study = replace(study, agents=tuple(specs.get(a, a) for a in study.agents))
     table, _ = read_rows((Path(out) / "parts").glob("*.parquet"))
     stored = {} if table is None else {(r["cell"], r["index"]): r for r in table.to_pylist()}
     wanted = {(c, i) for (c, i) in stored if i < games}
@@ -172,6 +195,8 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
                 if key not in wanted:
                     continue
                 checked += 1
+                if back:
+                    row = {**row, "seats": [back.get(s, s) for s in row["seats"]]}
                 if row != stored[key]:
                     differ.append(key)
     except BaseException:
@@ -183,9 +208,9 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
             backend.close()
     from .play import FAST_AGENTS
 
-    now = code_hash(study.game, agents=not (study.fast and set(study.agents) <= set(FAST_AGENTS)))
+    now = code_hash(study.game, agents=not (study.fast and set(own_agents) <= set(FAST_AGENTS)))
     same = now == meta.get("code")
-    adopted = adopt and not same and checked > 0 and not differ
+    adopted = adopt and not specs and not same and checked > 0 and not differ
     if adopted:
         from .store import adopt_code
 
