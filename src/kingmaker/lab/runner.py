@@ -173,17 +173,17 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
         raise BadRequestError(f"the study has no agent {unknown[0]!r} to replay as another spec; its agents: "
                               f"{', '.join(study.agents)}", allowed=list(study.agents))
     back = {new: old for old, new in specs.items()}
-    own_agents = study.agents  # (the code's hash is read as for the study's own specs)
+    played = study  # the study as replayed: its agents under ``specs``
     if specs:
         from dataclasses import replace
 
-        study = replace(study, agents=tuple(specs.get(a, a) for a in study.agents))
+        played = replace(study, agents=tuple(specs.get(a, a) for a in study.agents))
     table, _ = read_rows((Path(out) / "parts").glob("*.parquet"))
     stored = {} if table is None else {(r["cell"], r["index"]): r for r in table.to_pylist()}
     wanted = {(c, i) for (c, i) in stored if i < games}
     # Every other game of the study counts as done, stored or not: only the wanted are replayed.
     done = {(cell.number, i) for cell in study.cells() for i in range(study.games)} - wanted
-    tasks = tasks_for(study, done, getattr(backend, "workers", 1))
+    tasks = tasks_for(played, done, getattr(backend, "workers", 1))
     own = backend is None
     backend = backend or make_backend()
     differ = []
@@ -208,7 +208,7 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
             backend.close()
     from .play import FAST_AGENTS
 
-    now = code_hash(study.game, agents=not (study.fast and set(own_agents) <= set(FAST_AGENTS)))
+    now = code_hash(study.game, agents=not (study.fast and set(study.agents) <= set(FAST_AGENTS)))
     same = now == meta.get("code")
     adopted = adopt and not specs and not same and checked > 0 and not differ
     if adopted:

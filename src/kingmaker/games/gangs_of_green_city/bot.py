@@ -111,9 +111,8 @@ def _respite_wanted(s: State, player: int, r: int) -> bool:
         # expected riots in the coming Gang Leader phase: POIs at three whose card may come up
         odds = draw_odds(s)
         risk = 0.0
-        for p in range(NUM_POIS):
-            if sp[p] >> _HOME_SHIFT[p] & 3 == MAX_SPHERES and not s.defeated >> DISTRICT[p] & 1:
-                risk += odds[p]
+        for p in _riot_pois(s):
+            risk += odds[p]
         return risk >= 0.5 or (s.war >= 6 and risk >= 0.2)
     if r == WATCH:  # a gang at three somewhere: both bits of its count set
         return any(x & (x >> 1) & 0x55 for x in sp)
@@ -124,6 +123,14 @@ def _respite_wanted(s: State, player: int, r: int) -> bool:
     if r == FUNDRAISER:
         return len(s.safe) < 4
     return False
+
+
+def _riot_pois(s: State) -> list[int]:
+    """The POIs where the next card of their own gang riots: three of its spheres there, the
+    gang not defeated (``_respite_wanted``'s Quiet Night risk, the ``guard`` style)."""
+    sp, defeated = s.spheres, s.defeated
+    return [p for p in range(NUM_POIS)
+            if sp[p] >> _HOME_SHIFT[p] & 3 == MAX_SPHERES and not defeated >> DISTRICT[p] & 1]
 
 
 def _rooftop_target(s: State) -> tuple[int, int] | None:
@@ -311,9 +318,7 @@ def _guard(s: State, player: int, legal: set[int], odds: tuple[float, ...]) -> i
     """The ``guard`` style's first move: towards (or a battle on) the POI at three spheres of its
     own gang whose card most likely comes up in the next Gang Leader phase (at least
     ``GUARD_ODDS``) and that the player can reach with a move left to battle there."""
-    spheres, defeated = s.spheres, s.defeated
-    hot = [p for p in range(NUM_POIS) if odds[p] >= GUARD_ODDS and spheres[p] >> _HOME_SHIFT[p] & 3 == MAX_SPHERES
-           and not defeated >> DISTRICT[p] & 1]
+    hot = [p for p in _riot_pois(s) if odds[p] >= GUARD_ODDS]
     if not hot:
         return None
     pos = s.pawns[player]
