@@ -35,6 +35,8 @@ def test_a_game_whose_heuristic_plays_one_way_is_refused():
     ("plan:normal/progress=2", "progress must be a number from 0 to 1"),
     ("plan:normal/depth=3", "no setting 'depth'"),
     ("plan:normal/horizon=game", "horizon must be one of turn, round, not 'game'"),
+    ("plan:normal/turns=0", "turns must be a whole number of 1 or more"),
+    ("plan:normal/horizon=round/turns=2", "turns counts the seat's turns with horizon=turn"),
     ("plan:normal/credit=gold", "credit must be one of ended, cards, not 'gold'"),
     ("plan:normal/styles=meet+meet2", "plan styles must be default and at least one other"),
     ("plan:normal/styles=default", "plan styles must be default and at least one other"),
@@ -87,6 +89,38 @@ def test_a_rollout_plays_the_style_for_its_horizon(horizon):
         assert {q for q, _ in calls[:end]} > {p}  # teammates played the style too
     assert all(styled for _, styled in calls[:end]) and end >= 1
     assert not any(styled for _, styled in calls[end:])
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_rollout_plays_the_style_for_the_seats_next_turns(turns):
+    """``turns=k``: the style for the seat's decisions in its next k turns (a turn ends when
+    another player decides), every other seat the default meanwhile; then the default for all."""
+    g = _ggc()
+    s, p = _decision(g)
+    agent = make_agent(f"plan:easy/turns={turns}", g)
+    assert agent.config.turns == turns
+    calls = []  # (seat, styled) for each decision of the rollout
+
+    def styled(game, st, q, rng):
+        calls.append((q, True))
+        return game.heuristic_action(st, q, rng)
+
+    def default(game, st, q, rng):
+        calls.append((q, False))
+        return game.heuristic_action(st, q, rng)
+
+    agent._acts = (default, styled)
+    agent._rollout(g, s, p, styled, random.Random(1))
+    mine, turn, prev = [], 0, p  # the seat's decisions, each with the number of its turn (0: this one)
+    for i, (q, _) in enumerate(calls):
+        if q == p and prev != p:
+            turn += 1
+        if q == p:
+            mine.append((i, turn))
+        prev = q
+    assert turn >= turns  # (the game lasted beyond the turns styled)
+    assert all(calls[i][1] == (t < turns) for i, t in mine)
+    assert not any(styled for q, styled in calls if q != p)  # the other seats: the default throughout
 
 
 @pytest.mark.parametrize("credit", ["ended", "cards"])

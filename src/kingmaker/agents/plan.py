@@ -30,7 +30,10 @@ Spec: ``plan[:level][/key=value...]``, levels ``easy`` (8 samples), ``normal`` (
 ``horizon``:
 ``turn`` (the default) plays the style for the seat's turn in each rollout, ``round`` for
 every seat until the seat decides again after another has (a team that keeps one plan a
-round; in Gangs of Green City at four players it won less, docs/agents.md); and ``credit``:
+round; in Gangs of Green City at four players it won less, docs/agents.md); ``turns``
+(default 1; with ``horizon=turn``): the style plays the seat's next ``turns`` turns in each
+rollout, the other seats the default meanwhile (a plan kept for longer than a turn, as a walk
+to a far meeting is; a turn ends when another player decides); and ``credit``:
 ``ended`` (the default) credits ``bot.progress``, ``cards`` the finer ``bot.progress_cards``
 where the game's bot gives it (Gangs of Green City: also the collectors' share of the cards
 still needed; it changed almost no choice, docs/agents.md).
@@ -61,6 +64,7 @@ class PlanConfig:
     horizon: str = "turn"
     credit: str = "ended"
     styles: tuple[str, ...] = ()  # () for all the game's styles
+    turns: int = 1  # the seat's turns a style plays in a rollout (``horizon=turn``)
 
 
 HORIZONS = ("turn", "round")
@@ -142,12 +146,14 @@ class PlanAgent:
         return action
 
     def _rollout(self, game: Game, s: Any, me: int, style_act: Callable[..., int], rng: random.Random) -> float:
-        """Plays ``style_act`` for ``me`` until another player decides (with ``horizon=round``,
-        for every seat until ``me`` decides again after another has), then the default
-        heuristic for all to the end; returns the seat's score (module docstring)."""
+        """Plays ``style_act`` for ``me`` until another player decides (with ``turns=k``, for
+        ``me``'s next k turns, the other seats the default; with ``horizon=round``, for every
+        seat until ``me`` decides again after another has), then the default heuristic for all
+        to the end; returns the seat's score (module docstring)."""
         default = self._acts[0]
         team = self.config.horizon == "round"
         styled, others = True, False  # the style's stretch lasts; another seat has decided
+        turns = self.config.turns  # (turn: the seat's turns the style still has, this one included)
         is_terminal, current_player, apply = game.is_terminal, game.current_player, game.apply
         while not is_terminal(s):
             cp = current_player(s)
@@ -155,10 +161,14 @@ class PlanAgent:
                 s = apply(s, sample_chance(game.chance_outcomes(s), rng))
                 continue
             for p in (cp,) if cp >= 0 else tuple(game.acting_players(s)):
+                if styled and p != me and not others:
+                    turns -= 1  # (another seat decides: one of the seat's turns is over)
                 others = others or p != me
-                if others and (p == me or not team):
-                    styled = False  # (turn: another seat decides; round: the seat decides again after one)
-                a = (style_act if styled else default)(game, s, p, rng)
+                if others and (p == me or not team) and (team or turns <= 0):
+                    styled = False  # (turn: the seat's turns are over; round: it decides again after one)
+                if p == me and not team:
+                    others = False  # (the seat's next turn: counted when another seat decides again)
+                a = (style_act if styled and (team or p == me) else default)(game, s, p, rng)
                 s = apply(s, a, p)
         value = game.returns(s)[me]
         if self._progress is not None:
@@ -166,7 +176,7 @@ class PlanAgent:
         return value
 
 
-SETTINGS = ("samples", "progress", "horizon", "styles", "credit")
+SETTINGS = ("samples", "progress", "horizon", "styles", "credit", "turns")
 
 
 def _parse(level: str | None) -> PlanConfig:
@@ -198,7 +208,7 @@ def _parse(level: str | None) -> PlanConfig:
             cfg = replace(cfg, **{key: text.strip().lower()})
             continue
         try:
-            if key == "samples":
+            if key in ("samples", "turns"):
                 value: Any = int(text)
                 if value < 1:
                     raise ValueError
@@ -207,9 +217,12 @@ def _parse(level: str | None) -> PlanConfig:
                 if not 0 <= value <= 1:
                     raise ValueError
         except ValueError:
-            what = "a whole number of 1 or more" if key == "samples" else "a number from 0 to 1"
+            what = "a whole number of 1 or more" if key in ("samples", "turns") else "a number from 0 to 1"
             raise BadRequestError(f"plan setting {key} must be {what}, not {text!r}") from None
         cfg = replace(cfg, **{key: value})
+    if cfg.turns > 1 and cfg.horizon != "turn":
+        raise BadRequestError(f"plan setting turns counts the seat's turns with horizon=turn; horizon={cfg.horizon} "
+                              "plays the style for a round (use turns=1 with it)", allowed=["turns=1"])
     return cfg
 
 
