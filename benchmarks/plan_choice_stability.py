@@ -1,6 +1,6 @@
 """How stable the turn planner's choice of a style is, and what more samples would buy.
 
-    python benchmarks/plan_choice_stability.py [games, default 12] [first seed, default 777000]
+    python benchmarks/plan_choice_stability.py [games a seed base, default 6] [seed bases, default 777000 777100]
 
 Plays Gangs of Green City four-player games (4 escalations) with ``plan:hard`` (five styles,
 60 samples) on every seat. At each decision where the styles act differently it rolls every
@@ -100,15 +100,21 @@ def _race(rows: list[list[float]], first: int, margin: float, cap: int) -> tuple
     return max(alive, key=lambda i: (totals[i], -i)), cost
 
 
-def main(games: int = 12, seed0: int = 777_000) -> None:
+def main(games: int = 6, bases: tuple[int, ...] = (777_000, 777_100)) -> None:
     game = kingmaker.make("gangs-of-green-city", players=4, escalations=4)
     t0 = time.process_time()
     found: list = []
-    for k in range(games):
-        found += _decisions(game, seed0 + k)
-    cpu = time.process_time() - t0
+    for base in bases:
+        for k in range(games):
+            found += _decisions(game, base + k)
+    print(f"{games * len(bases)} games (seeds {', '.join(f'{b}-{b + games - 1}' for b in bases)}), "
+          f"{len(found)} contested decisions, {time.process_time() - t0:.0f} CPU s")
+    report(found)
+
+
+def report(found: list[list[list[float]]]) -> None:
+    """Prints the agreement and the held-out gaps of the score matrices ``found``."""
     n = len(found)
-    print(f"{games} games, {n} contested decisions, {cpu:.0f} CPU s")
     same = sum(_choose(m[:60]) == _choose(m[60:120]) for m in found)
     whole = sum(_choose(m[:60]) == _choose(m) for m in found)
     print(f"choices that agree: two of 60 samples {same / n:.1%}; 60 and 240 {whole / n:.1%}")
@@ -135,4 +141,5 @@ def main(games: int = 12, seed0: int = 777_000) -> None:
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:3]))
+    args = [int(a) for a in sys.argv[1:]]
+    main(*args[:1], *([tuple(args[1:])] if len(args) > 1 else []))
