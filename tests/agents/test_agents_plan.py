@@ -62,14 +62,9 @@ def test_levels_and_settings():
     assert make_agent("plan:hard/credit=cards", g)._progress is g.bot.progress_cards
 
 
-@pytest.mark.parametrize("horizon", ["turn", "round"])
-def test_a_rollout_plays_the_style_for_its_horizon(horizon):
-    """``turn``: the style for the seat until another player decides; ``round``: for every
-    seat until the seat decides again after another player has; then the default for all."""
-    g = _ggc()
-    s, p = _decision(g)
-    agent = make_agent(f"plan:easy/horizon={horizon}", g)
-    calls = []  # (seat, styled) for each decision of the rollout
+def _rollout_calls(agent, g, s, p):
+    """One rollout of ``agent`` from ``s`` for seat ``p``, its style recorded: (seat, styled) a decision."""
+    calls = []
 
     def styled(game, st, q, rng):
         calls.append((q, True))
@@ -81,6 +76,17 @@ def test_a_rollout_plays_the_style_for_its_horizon(horizon):
 
     agent._acts = (default, styled)
     agent._rollout(g, s, p, styled, random.Random(1))
+    return calls
+
+
+@pytest.mark.parametrize("horizon", ["turn", "round"])
+def test_a_rollout_plays_the_style_for_its_horizon(horizon):
+    """``turn``: the style for the seat until another player decides; ``round``: for every
+    seat until the seat decides again after another player has; then the default for all."""
+    g = _ggc()
+    s, p = _decision(g)
+    agent = make_agent(f"plan:easy/horizon={horizon}", g)
+    calls = _rollout_calls(agent, g, s, p)
     first_other = next(i for i, (q, _) in enumerate(calls) if q != p)
     if horizon == "turn":
         end = first_other
@@ -99,18 +105,7 @@ def test_a_rollout_plays_the_style_for_the_seats_next_turns(turns):
     s, p = _decision(g)
     agent = make_agent(f"plan:easy/turns={turns}", g)
     assert agent.config.turns == turns
-    calls = []  # (seat, styled) for each decision of the rollout
-
-    def styled(game, st, q, rng):
-        calls.append((q, True))
-        return game.heuristic_action(st, q, rng)
-
-    def default(game, st, q, rng):
-        calls.append((q, False))
-        return game.heuristic_action(st, q, rng)
-
-    agent._acts = (default, styled)
-    agent._rollout(g, s, p, styled, random.Random(1))
+    calls = _rollout_calls(agent, g, s, p)
     mine, turn, prev = [], 0, p  # the seat's decisions, each with the number of its turn (0: this one)
     for i, (q, _) in enumerate(calls):
         if q == p and prev != p:
