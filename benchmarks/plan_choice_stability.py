@@ -26,56 +26,45 @@ import sys
 import time
 
 import kingmaker
-from kingmaker.agents import make_agent
-from kingmaker.agents.plan import PlanAgent
+from kingmaker.agents.plan import PLAN_LEVELS, PlanAgent
 from kingmaker.core.api import CHANCE, TERMINAL
+from kingmaker.core.match import Match
 
 SAMPLES = 240
 CHOOSE = 60
 
 
+class _Recording(PlanAgent):
+    """``plan:hard`` (five styles) that rolls every style out on 240 determinisations where the
+    styles differ, keeps the scores, and chooses from the first 60 as ``plan:hard`` does."""
+
+    def __init__(self, game, found: list) -> None:
+        super().__init__(game, PLAN_LEVELS["hard"])
+        self.found = found
+
+    def _choose(self, obs, rng: random.Random) -> int:
+        game, me = obs.game, obs.player
+        rows = []
+        for _ in range(SAMPLES):
+            det = obs.sample(random.Random(rng.random()))
+            seed = rng.random()
+            rows.append([self._rollout(game, det, me, act, random.Random(seed)) for act in self._acts])
+        self.found.append(rows)
+        return _choose(rows[:CHOOSE])
+
+
 def _decisions(game, seed: int) -> list[list[list[float]]]:
     """Plays one game; returns the score matrices (samples x styles) of its contested decisions."""
-    from kingmaker.core.match import Match
-
-    agents = [make_agent("plan:hard/styles=default+meet+meet2+fight+guard", game) for _ in range(game.num_players)]
-    match = Match(game, agents, seed=seed)
     found: list[list[list[float]]] = []
+    agents = [_Recording(game, found) for _ in range(game.num_players)]
+    match = Match(game, agents, seed=seed)
     while (cp := match.current_player) != TERMINAL:
         if cp == CHANCE:
             match.step_chance()
             continue
         p = cp if cp >= 0 else match.acting_players[0]
-        obs = match.observation(p)
-        agent: PlanAgent = agents[p]
-        match.play(_act(agent, obs, found), p)  # (the match tells the agents of it: ``inform``)
+        match.play(agents[p].act(match.observation(p)), p)  # (the match tells the agents of it: ``inform``)
     return found
-
-
-def _act(agent: PlanAgent, obs, found: list) -> int:
-    """``PlanAgent.act``, with 240 samples kept at a contested decision and the first 60 deciding."""
-    game, me, rng = obs.game, obs.player, obs.rng
-    legal = obs.legal_actions
-    if not agent._heard:
-        agent._kept = None
-    agent._heard = False
-    if len(legal) == 1:
-        return legal[0]
-    state = obs.sample(rng)
-    if agent._kept is not None:
-        return agent._acts[agent._kept](game, state, me, random.Random(0))
-    first = [act(game, state, me, random.Random(0)) for act in agent._acts]
-    if len(set(first)) == 1:
-        return first[0]
-    rows = []
-    for _ in range(SAMPLES):
-        det = obs.sample(random.Random(rng.random()))
-        seed = rng.random()
-        rows.append([agent._rollout(game, det, me, act, random.Random(seed)) for act in agent._acts])
-    found.append(rows)
-    best = _choose(rows[:CHOOSE])
-    agent._kept = best
-    return first[best]
 
 
 def _choose(rows: list[list[float]]) -> int:

@@ -129,15 +129,19 @@ class PlanAgent:
         first = [act(game, state, me, random.Random(0)) for act in self._acts]
         if len(set(first)) == 1:
             return self._legal(first[0], legal, game)
+        best = self._kept = self._choose(obs, rng)
+        return self._legal(first[best], legal, game)
+
+    def _choose(self, obs: Observation, rng: random.Random) -> int:
+        """The style whose rollouts on ``samples`` determinisations score best (a tie to the earlier)."""
+        game, me = obs.game, obs.player
         totals = [0.0] * len(self.styles)
         for _ in range(self.config.samples):
             det = obs.sample(random.Random(rng.random()))
             seed = rng.random()
             for i, act in enumerate(self._acts):
                 totals[i] += self._rollout(game, det, me, act, random.Random(seed))
-        best = max(range(len(totals)), key=lambda i: (totals[i], -i))
-        self._kept = best
-        return self._legal(first[best], legal, game)
+        return max(range(len(totals)), key=lambda i: (totals[i], -i))
 
     @staticmethod
     def _legal(action: int, legal: list[int], game: Game) -> int:
@@ -152,8 +156,8 @@ class PlanAgent:
         to the end; returns the seat's score (module docstring)."""
         default = self._acts[0]
         team = self.config.horizon == "round"
-        styled, others = True, False  # the style's stretch lasts; another seat has decided
-        turns = self.config.turns  # (turn: the seat's turns the style still has, this one included)
+        limit = 1 if team else self.config.turns  # the seat's turns the style plays (round: for every seat)
+        turn, others = 0, False  # the seat's turns begun since this one; another seat decided since the seat did
         is_terminal, current_player, apply = game.is_terminal, game.current_player, game.apply
         while not is_terminal(s):
             cp = current_player(s)
@@ -161,14 +165,11 @@ class PlanAgent:
                 s = apply(s, sample_chance(game.chance_outcomes(s), rng))
                 continue
             for p in (cp,) if cp >= 0 else tuple(game.acting_players(s)):
-                if styled and p != me and not others:
-                    turns -= 1  # (another seat decides: one of the seat's turns is over)
-                others = others or p != me
-                if others and (p == me or not team) and (team or turns <= 0):
-                    styled = False  # (turn: the seat's turns are over; round: it decides again after one)
-                if p == me and not team:
-                    others = False  # (the seat's next turn: counted when another seat decides again)
-                a = (style_act if styled and (team or p == me) else default)(game, s, p, rng)
+                if p != me:
+                    others = True
+                elif others:  # the seat decides again after another seat has: its next turn
+                    turn, others = turn + 1, False
+                a = (style_act if turn < limit and (team or p == me) else default)(game, s, p, rng)
                 s = apply(s, a, p)
         value = game.returns(s)[me]
         if self._progress is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .backends import Backend, make_backend
@@ -173,11 +173,7 @@ def verify_run(out: str | Path, games: int = 20, backend: Backend | None = None,
         raise BadRequestError(f"the study has no agent {unknown[0]!r} to replay as another spec; its agents: "
                               f"{', '.join(study.agents)}", allowed=list(study.agents))
     back = {new: old for old, new in specs.items()}
-    played = study  # the study as replayed: its agents under ``specs``
-    if specs:
-        from dataclasses import replace
-
-        played = replace(study, agents=tuple(specs.get(a, a) for a in study.agents))
+    played = replace(study, agents=tuple(specs.get(a, a) for a in study.agents))  # its agents under ``specs``
     table, _ = read_rows((Path(out) / "parts").glob("*.parquet"))
     stored = {} if table is None else {(r["cell"], r["index"]): r for r in table.to_pylist()}
     wanted = {(c, i) for (c, i) in stored if i < games}
