@@ -183,3 +183,7 @@ def test_menu_offers_the_turn_planner_only_where_the_heuristic_has_styles():
     r = run("menu", input=f"{g}\n2\n1\nplan\n")  # (the input ends at the options: the menu stops there)
     prompt = " ".join(r.output.split()).split("Bot for the other seats (")[1].split(")")[0]
     assert "plan" in prompt.split(", ") and "choose one of" not in r.output
+    # the default offered is the game's recommended bot: the planner here, the search elsewhere
+    assert "[plan:hard]" in " ".join(r.output.split()).split("Bot for the other seats (")[1]
+    r = run("menu", input=f"{k}\n2\n1\nrandom\nrulebook\nquit\n")
+    assert "[ismcts:normal]" in " ".join(r.output.split()).split("Bot for the other seats (")[1]

@@ -585,7 +585,7 @@ def menu() -> None:
     n = cls.min_players if cls.min_players == cls.max_players else _ask_int(
         "Players", cls.min_players, cls.max_players, min(cls.max_players, max(cls.min_players, 3)))
     humans_n = _ask_int("How many people at this terminal", 1, n, 1)
-    from .agents import agent_kinds, make_agent
+    from .agents import agent_kinds, make_agent, recommended_bot
     from .agents.expert import expert_players
 
     search = "team" if cls.cooperative else "ismcts"
@@ -594,7 +594,9 @@ def menu() -> None:
     if search in agent_kinds():
         levels = ("easy", "normal", "hard") + (("expert",) if n in expert_players(cls) else ())
         kinds += [f"{search}:{level}" for level in levels]
-    default_bot = f"{search}:normal" if f"{search}:normal" in kinds else "heuristic"
+    # the game's recommended bot (the strongest level answering within about two CPU seconds a move)
+    default_bot = next((b for b in (recommended_bot(cls), f"{search}:normal")
+                        if b in kinds or b.partition(":")[0] in kinds), "heuristic")
     bot = default_bot
     if humans_n < n:
         probe = make(gid, players=n)  # the game with its default options

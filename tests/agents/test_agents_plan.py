@@ -249,3 +249,23 @@ def test_an_agent_not_told_of_the_play_keeps_no_style(monkeypatch):
     monkeypatch.setattr(agent, "_rollout", lambda game, st, me, act, rng: 0.0)
     assert agent.act(_obs(g, s, p, 1, 1)) == g.heuristic_action(s, p, random.Random(0))
     assert agent._kept == 0
+
+
+def test_the_recommended_bot_is_the_planner_in_gangs_of_green_city_and_the_search_elsewhere():
+    """The bot a player is offered first (the menu, the web lobby): the turn planner in Gangs of
+    Green City, where it wins more team games than ``team:normal`` at every player count; the
+    search's ``normal`` level elsewhere. Each builds an agent at every player count (the
+    planner's play is tested above)."""
+    from kingmaker.agents import RECOMMENDED, recommended_bot
+    from kingmaker.core.registry import game_class
+
+    ggc = game_class("gangs-of-green-city")
+    assert recommended_bot(ggc) == "plan:hard"
+    assert recommended_bot(game_class("kings-kilt")) == "ismcts:normal"
+    assert set(RECOMMENDED) <= set(kingmaker.available_games())
+    for gid in kingmaker.available_games():
+        cls = game_class(gid)
+        spec = recommended_bot(cls)
+        assert spec.partition(":")[0] in ("ismcts", "team", "plan"), spec
+        for n in range(cls.min_players, cls.max_players + 1):
+            make_agent(spec, kingmaker.make(gid, players=n))  # raises if the spec cannot play it

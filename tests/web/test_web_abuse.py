@@ -76,7 +76,7 @@ def test_web_only_named_bot_levels_by_default(shared_server):
     _, g = call(shared_server, "GET", "/api/games")
     assert g["custom_bots"] is False and g["bots"]["ismcts"] == ["easy", "normal", "hard", "expert"]
     # the lobby is offered only what the server accepts (no "policy"... without custom bots)
-    assert set(g["bots"]) == {"random", "heuristic", "ismcts", "team"}
+    assert set(g["bots"]) == {"random", "heuristic", "ismcts", "team", "plan"}
 
 
 def test_web_a_runaway_bot_is_cut_off_by_its_cpu_bound_and_others_go_on(make_server):

@@ -467,11 +467,16 @@ def test_web_browser_lobby_offers_the_turn_planner_only_where_the_heuristic_has_
         page.select_option("#players", page.eval_on_selector("#players", "s => s.options[0].value"))
         return [o.get_attribute("value") for o in page.query_selector_all("#seats select[data-seat='1'] option")]
 
+    def seat_default() -> str:
+        return page.eval_on_selector("#seats select[data-seat='1']", "s => s.value")
+
     ggc = seat_choices("gangs-of-green-city")
     assert [c for c in ggc if c.startswith("bot:plan")] == [f"bot:plan:{lv}" for lv in ("easy", "normal", "hard", "expert")]
+    assert seat_default() == "bot:plan:hard"  # the game's recommended bot (GET /api/games, "bot")
     for game_id in ("kings-kilt", "kingpin", "kingpins", "san-quentin-kings"):
         choices = seat_choices(game_id)
         assert "bot:heuristic" in choices and not [c for c in choices if c.startswith("bot:plan")], game_id
+        assert seat_default() == "bot:ismcts:normal", game_id
     mid = _create_from_lobby(page, server, "gangs-of-green-city", 2, bot="plan:easy")
     assert mid
     assert _wait_turn(page, timeout=120000) in ("turn", "over")

@@ -14,6 +14,7 @@ import shutil
 from webclient import call, check_payloads, create, play_over_ws, stored
 
 from kingmaker.agents.expert import NETS_DIR, SHIPPED_NETS
+from kingmaker.web.storage import open_storage
 
 
 def test_web_lobby_offers_expert_where_a_network_ships(shared_server):
@@ -77,4 +78,35 @@ def test_web_games_list_each_heuristic_s_styles_for_the_turn_planner(shared_serv
     assert by_id["gangs-of-green-city"]["styles"] == list(kingmaker.make("gangs-of-green-city", players=2).heuristic_styles)
     assert by_id["gangs-of-green-city"]["styles"][0] == "default"
     assert all(by_id[gid]["styles"] == [] for gid in by_id if gid != "gangs-of-green-city")
-    assert "plan" not in g["bots"]  # a server without custom specs does not offer it at all
+    # the named planner levels are offered (the page lists them only where there are styles)
+    assert g["bots"]["plan"] == ["easy", "normal", "hard", "expert"]
+    # the lobby's first choice for the other seats: the planner in Gangs of Green City
+    assert by_id["gangs-of-green-city"]["bot"] == "plan:hard"
+    assert all(by_id[gid]["bot"] == "ismcts:normal" for gid in by_id if gid != "gangs-of-green-city")
+
+
+def test_web_the_planner_plays_where_the_heuristic_has_styles_and_is_refused_elsewhere(shared_server):
+    """A server with only the named levels accepts ``plan:hard`` in Gangs of Green City; in a
+    game whose heuristic plays one way it answers 400 saying why, and stores no match."""
+    status, out = call(shared_server, "POST", "/api/matches", {
+        "game": "gangs-of-green-city", "players": 2,
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "plan:hard"}]})
+    assert status == 200, out
+    before = _matches(shared_server.db)
+    status, out = call(shared_server, "POST", "/api/matches", {
+        "game": "kings-kilt", "players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "plan:hard"}]})
+    assert status == 400
+    assert "styles" in out["error"]["message"] and "plays one way" in out["error"]["message"]
+    status, out = call(shared_server, "POST", "/api/matches", {
+        "game": "gangs-of-green-city", "players": 2,
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "plan:hard/samples=9999"}]})
+    assert status == 400 and "named bot levels" in out["error"]["message"]
+    assert _matches(shared_server.db) == before
+
+
+def _matches(db: str) -> int:
+    st = open_storage(db)
+    try:
+        return len(st.list_matches(limit=10**6))
+    finally:
+        st.close()

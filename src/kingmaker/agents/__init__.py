@@ -15,7 +15,8 @@ from typing import Any
 from ..core.errors import GameError
 from .basic import HeuristicAgent, RandomAgent
 
-__all__ = ["HeuristicAgent", "RandomAgent", "agent_kinds", "make_agent", "register_agent"]
+__all__ = ["RECOMMENDED", "HeuristicAgent", "RandomAgent", "agent_kinds", "make_agent", "recommended_bot",
+           "register_agent"]
 
 _KINDS: dict[str, Callable[..., Any]] = {
     "random": lambda game, level=None, **kw: RandomAgent(),
@@ -51,3 +52,21 @@ def make_agent(spec: str, game: Any, **kw: Any) -> Any:
     if factory is None:
         raise GameError(f"no agent kind {kind!r}; available: {', '.join(sorted(_KINDS))}", allowed=sorted(_KINDS))
     return factory(game, level=level or None, **kw)
+
+
+# The bot a player is offered first (the terminal's menu, the web lobby): by the strength
+# tables, the strongest of the levels that answer within about two CPU seconds a move. By
+# default the search's ``normal`` (``team:normal`` in a co-operative game). In Gangs of Green
+# City the turn planner ``plan:hard`` wins more team games than ``team:normal`` at every player
+# count (76.5 / 66.0 / 48.0% at two, three and four players with 4 escalations, against 68.0 /
+# 57.0 / 37.0%) at about a third of its CPU a game, most of its moves at once and its slowest
+# in about three CPU seconds (docs/agents.md, "The bot offered first").
+RECOMMENDED: dict[str, str] = {"gangs-of-green-city": "plan:hard"}
+
+
+def recommended_bot(game_cls: Any) -> str:
+    """The bot spec a player is offered first for ``game_cls`` (a game class or a game)."""
+    spec = RECOMMENDED.get(game_cls.id)
+    if spec is not None:
+        return spec
+    return "team:normal" if game_cls.cooperative else "ismcts:normal"

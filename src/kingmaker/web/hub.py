@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..agents import recommended_bot
 from ..core.api import CHANCE, SIMULTANEOUS, TERMINAL, check_options
 from ..core.errors import (
     BadRequestError,
@@ -216,7 +217,7 @@ class Hub(Fanout):
                 "id": gid, "name": cls.name, "min_players": cls.min_players, "max_players": cls.max_players,
                 "summary": cls.summary, "cooperative": cls.cooperative, "has_simultaneous": cls.has_simultaneous,
                 "perfect_information": cls.perfect_information, "options": [o.to_dict() for o in cls.options],
-                "expert": expert_players(cls), "styles": list(cls.heuristic_styles),
+                "expert": expert_players(cls), "styles": list(cls.heuristic_styles), "bot": recommended_bot(cls),
             })
         return out
 

@@ -151,6 +151,8 @@ class GameInfo(BaseModel):
     styles: list[str] = Field(default_factory=list,
                               description="The heuristic's styles, the default first (the turn planner `plan` "
                                           "chooses among them: offered only where there are two or more)")
+    bot: str = Field("ismcts:normal", description="The bot the lobby offers first for the other seats: the "
+                                                  "strongest level answering within about two CPU seconds a move")
 
 
 class GamesOut(BaseModel):

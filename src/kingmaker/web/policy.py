@@ -60,7 +60,7 @@ def node_label(cp: int) -> int | str:
     return cp if cp >= 0 else node_name(cp)
 
 
-NAMED_KINDS = ("random", "heuristic", "ismcts", "team")
+NAMED_KINDS = ("random", "heuristic", "ismcts", "team", "plan")
 
 
 def bot_levels(custom: bool = False) -> dict[str, list[str]]:
@@ -68,8 +68,8 @@ def bot_levels(custom: bool = False) -> dict[str, list[str]]:
 
     Without ``custom`` specs only the named kinds are offered, so the lobby never
     lists a kind (e.g. ``policy``) that the server would refuse. The turn planner's levels
-    (``plan``, custom specs only) are the same four names; the lobby offers it only for a game
-    with two or more heuristic styles (the games' ``styles``).
+    (``plan``) are the same four names; the lobby offers it only for a game with two or more
+    heuristic styles (the games' ``styles``), the server refuses it elsewhere.
     """
     from ..agents import agent_kinds
 
@@ -94,12 +94,14 @@ def check_bot_spec(spec: Any, game: Any, custom: bool = False) -> str:
     if not custom:
         kind, _, level = spec.partition(":")
         ok = (kind in ("random", "heuristic") and not level) or (
-            kind in ("ismcts", "team") and level in ("",) + NAMED_LEVELS)
+            kind in ("ismcts", "team", "plan") and level in ("",) + NAMED_LEVELS)
         if not ok or kind not in agent_kinds():
             raise BadRequestError(
                 "this server plays only the named bot levels: random, heuristic, "
-                "ismcts:easy|normal|hard|expert, team:easy|normal|hard|expert",
-                allowed=["random", "heuristic"] + [f"{k}:{lv}" for k in ("ismcts", "team") for lv in NAMED_LEVELS],
+                "ismcts:easy|normal|hard|expert, team:easy|normal|hard|expert, and where the game's "
+                "heuristic has styles plan:easy|normal|hard|expert",
+                allowed=["random", "heuristic"] + [f"{k}:{lv}" for k in ("ismcts", "team", "plan")
+                                                   for lv in NAMED_LEVELS],
             )
     make_agent(spec, game)  # raises GameError for an unknown kind or level
     return spec
