@@ -57,6 +57,12 @@ def test_levels_and_settings():
     assert (agent.config.samples, agent.config.progress) == (5, 0.0) and agent.name == "plan:easy/samples=5/progress=0"
     agent = make_agent("plan:hard/horizon=round/styles=default+meet", g)
     assert (agent.config.horizon, agent.styles, agent.config.samples) == ("round", ("default", "meet"), 60)
+    # turns: 3 by default since the paired rows of 2026-12-07 (docs/agents.md, "A plan kept for
+    # three turns"); 1 with horizon=round, where turns > 1 is refused
+    assert all(make_agent(f"plan:{lv}", g).config.turns == 3 for lv in PLAN_LEVELS)
+    assert agent.config.turns == 1
+    assert make_agent("plan:hard/turns=1", g).config.turns == 1
+    assert make_agent("plan:hard/horizon=turn", g).config.turns == 3
     assert make_agent("plan", g).styles == g.heuristic_styles
     assert make_agent("plan", g)._progress is g.bot.progress
     assert make_agent("plan:hard/credit=cards", g)._progress is g.bot.progress_cards
@@ -81,11 +87,11 @@ def _rollout_calls(agent, g, s, p):
 
 @pytest.mark.parametrize("horizon", ["turn", "round"])
 def test_a_rollout_plays_the_style_for_its_horizon(horizon):
-    """``turn``: the style for the seat until another player decides; ``round``: for every
+    """``turn`` (with ``turns=1``): the style for the seat until another player decides; ``round``: for every
     seat until the seat decides again after another player has; then the default for all."""
     g = _ggc()
     s, p = _decision(g)
-    agent = make_agent(f"plan:easy/horizon={horizon}", g)
+    agent = make_agent(f"plan:easy/horizon={horizon}" + ("/turns=1" if horizon == "turn" else ""), g)
     calls = _rollout_calls(agent, g, s, p)
     first_other = next(i for i, (q, _) in enumerate(calls) if q != p)
     if horizon == "turn":

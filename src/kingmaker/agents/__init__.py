@@ -58,7 +58,7 @@ def make_agent(spec: str, game: Any, **kw: Any) -> Any:
 # tables, the strongest of the levels that answer within about two CPU seconds a move. By
 # default the search's ``normal`` (``team:normal`` in a co-operative game). In Gangs of Green
 # City the turn planner ``plan:hard`` wins more team games than ``team:normal`` at every player
-# count (76.5 / 66.0 / 48.0% at two, three and four players with 4 escalations, against 68.0 /
+# count (72.5 / 64.5 / 53.0% at two, three and four players with 4 escalations, against 68.0 /
 # 57.0 / 37.0%) at about a third of its CPU a game, most of its moves at once and its slowest
 # in about three CPU seconds (docs/agents.md, "The bot offered first").
 RECOMMENDED: dict[str, str] = {"gangs-of-green-city": "plan:hard"}
