@@ -594,7 +594,7 @@ def menu() -> None:
     if search in agent_kinds():
         levels = ("easy", "normal", "hard") + (("expert",) if n in expert_players(cls) else ())
         kinds += [f"{search}:{level}" for level in levels]
-    # the game's recommended bot (the strongest level answering within about two CPU seconds a move)
+    # the game's recommended bot (agents.recommended_bot)
     default_bot = next((b for b in (recommended_bot(cls), f"{search}:normal")
                         if b in kinds or b.partition(":")[0] in kinds), "heuristic")
     bot = default_bot

@@ -55,7 +55,7 @@ def make_agent(spec: str, game: Any, **kw: Any) -> Any:
 
 
 # The bot a player is offered first (the terminal's menu, the web lobby): by the strength
-# tables, the strongest of the levels that answer within about two CPU seconds a move. By
+# tables, the strongest of the levels whose slowest moves take a few CPU seconds at most. By
 # default the search's ``normal`` (``team:normal`` in a co-operative game). In Gangs of Green
 # City the turn planner ``plan:hard`` wins more team games than ``team:normal`` at every player
 # count (72.5 / 64.5 / 53.0% at two, three and four players with 4 escalations, against 68.0 /

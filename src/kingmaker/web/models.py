@@ -152,7 +152,7 @@ class GameInfo(BaseModel):
                               description="The heuristic's styles, the default first (the turn planner `plan` "
                                           "chooses among them: offered only where there are two or more)")
     bot: str = Field("ismcts:normal", description="The bot the lobby offers first for the other seats: the "
-                                                  "strongest level answering within about two CPU seconds a move")
+                                                  "strongest level whose slowest moves take a few CPU seconds at most")
 
 
 class GamesOut(BaseModel):

@@ -61,6 +61,7 @@ def node_label(cp: int) -> int | str:
 
 
 NAMED_KINDS = ("random", "heuristic", "ismcts", "team", "plan")
+LEVELLED_KINDS = ("ismcts", "team", "plan")  # the named kinds that take a level (NAMED_LEVELS)
 
 
 def bot_levels(custom: bool = False) -> dict[str, list[str]]:
@@ -74,7 +75,7 @@ def bot_levels(custom: bool = False) -> dict[str, list[str]]:
     from ..agents import agent_kinds
 
     kinds = [k for k in agent_kinds() if custom or k in NAMED_KINDS]
-    return {kind: list(NAMED_LEVELS) if kind in ("ismcts", "team", "plan") else [] for kind in kinds}
+    return {kind: list(NAMED_LEVELS) if kind in LEVELLED_KINDS else [] for kind in kinds}
 
 
 def expert_players(game_cls: Any) -> list[int]:
@@ -94,14 +95,13 @@ def check_bot_spec(spec: Any, game: Any, custom: bool = False) -> str:
     if not custom:
         kind, _, level = spec.partition(":")
         ok = (kind in ("random", "heuristic") and not level) or (
-            kind in ("ismcts", "team", "plan") and level in ("",) + NAMED_LEVELS)
+            kind in LEVELLED_KINDS and level in ("",) + NAMED_LEVELS)
         if not ok or kind not in agent_kinds():
             raise BadRequestError(
                 "this server plays only the named bot levels: random, heuristic, "
                 "ismcts:easy|normal|hard|expert, team:easy|normal|hard|expert, and where the game's "
                 "heuristic has styles plan:easy|normal|hard|expert",
-                allowed=["random", "heuristic"] + [f"{k}:{lv}" for k in ("ismcts", "team", "plan")
-                                                   for lv in NAMED_LEVELS],
+                allowed=["random", "heuristic"] + [f"{k}:{lv}" for k in LEVELLED_KINDS for lv in NAMED_LEVELS],
             )
     make_agent(spec, game)  # raises GameError for an unknown kind or level
     return spec

@@ -149,8 +149,7 @@ function fillSeats() {
   const t = $("#seats");
   t.innerHTML = "";
   const bots = botChoices(gm, n);
-  // the game's recommended bot (gm.bot: the strongest level answering within about two CPU
-  // seconds a move), else the search's normal level, else the heuristic
+  // the game's recommended bot (gm.bot), else the search's normal level, else the heuristic
   const best = [gm.bot, "ismcts:normal"].find(b => bots.includes(b)) || "heuristic";
   for (let i = 0; i < n; i++) {
     const sel = H("select", {"data-seat": i},
