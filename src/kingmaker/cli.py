@@ -155,7 +155,8 @@ def rules(game: str, rulings_only: bool) -> None:
 @click.argument("game", required=False)
 @click.option("--players", "-n", type=int, default=None, help="Number of players.")
 @click.option("--seat", "seats", type=int, multiple=True, help="A seat played by a person here (repeat for hot-seat).")
-@click.option("--bot", "bots", multiple=True, help="Bot for the other seats, in order (random, heuristic, ismcts:easy|normal|hard|expert...).")
+@click.option("--bot", "bots", multiple=True, help="Bot for the other seats, in order (random, heuristic, ismcts:easy|normal|hard|expert, plan:hard...); "
+              "default heuristic, which moves at once (the menu offers each game's recommended bot).")
 @click.option("--seed", type=int, default=None, help="Seed of the match's chance stream.")
 @click.option("--option", "-o", "opts", multiple=True, help="A game option, key=value (repeatable).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
