@@ -391,11 +391,16 @@ _OPTIONAL = ("iterations", "seconds", "depth", "net", "value_visits", "replies",
 # fresh deals (seed 941, the plan fixed before the games) 81.7% against two heuristic bots
 # where hard won 76.4% (100 deals better for it only, 66 for hard only, p = 0.010):
 # benchmarks/expert.md, "Three players: 600 fresh deals".
+# At four players likewise since 2026-12-07 (1550 visits): on 600 fresh deals (seed 953, the
+# plan fixed before the games) 67.1% against three heuristic bots where hard won 61.2% (124
+# deals better for it only, 83 for hard only, p = 0.005): benchmarks/expert.md, "Four players:
+# 600 fresh deals".
 GAME_SETTINGS: dict[str, dict[str, Any]] = {
     "kingpin": {"replies": 8, "shortlist": None, "mix": 0.75, "workers": 1, "prune": 1, "deep": 12, "responses": 8},
     "kingpins": {"iterations": 1300},
     "kings-kilt": {"workers": 1, "iterations": 1400, "reuse": 2},
     "kings-kilt-3p": {"iterations": 1750},
+    "kings-kilt-4p": {"iterations": 1550},
 }
 
 

@@ -83,8 +83,12 @@ class PlanAgent:
     def __init__(self, game: Game, config: PlanConfig | None = None, name: str = "plan") -> None:
         styles = tuple(getattr(game, "heuristic_styles", ()))
         if len(styles) < 2:
+            from ..core.registry import available_games, game_class
+
+            have = [g for g in available_games() if len(game_class(g).heuristic_styles) > 1]
             raise GameError(f"the turn planner chooses among a heuristic's styles; {game.name}'s heuristic "
-                            "plays one way (games with styles: see each game's heuristic_styles)", game=game.id)
+                            f"plays one way (games whose heuristic has styles: {', '.join(have) or 'none'}; "
+                            "elsewhere use ismcts or heuristic)", game=game.id, allowed=have)
         self.config = config or PLAN_LEVELS["normal"]
         if self.config.styles:
             unknown = [st for st in self.config.styles if st not in styles]
