@@ -23,9 +23,13 @@ def _ggc(players=4):
 
 
 def test_a_game_whose_heuristic_plays_one_way_is_refused():
+    """The refusal says why and names the games the planner can play (their heuristic's styles)."""
     with pytest.raises(GameError) as e:
         make_agent("plan", kingmaker.make("kingpin", players=2))
     assert "plays one way" in str(e.value)
+    have = [g for g in kingmaker.available_games() if len(kingmaker.make(g).heuristic_styles) > 1]
+    assert have == ["gangs-of-green-city"] and e.value.details["allowed"] == have
+    assert "gangs-of-green-city" in str(e.value)
 
 
 @pytest.mark.parametrize("spec, words", [
