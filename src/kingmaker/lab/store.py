@@ -66,7 +66,8 @@ def code_hash(game_id: str, agents: bool = True) -> str:
     """Returns a short hash of the code that decides a game of ``game_id``.
 
     It covers ``kingmaker.core``, the game's package, the lab's player and, with
-    ``agents``, ``kingmaker.agents`` (a study whose seats all play fast does not use it).
+    ``agents``, ``kingmaker.agents`` and the network file reader the expert level uses
+    (``kingmaker.rl.policy``); a study whose seats all play fast uses neither.
     """
     from ..core.registry import game_class
 
@@ -76,6 +77,8 @@ def code_hash(game_id: str, agents: bool = True) -> str:
     for d in (root / "core", pkg, *([root / "agents"] if agents else [])):
         files += [p for p in d.rglob("*") if p.suffix in (".py", ".json") and "__pycache__" not in p.parts]
     files.append(root / "lab" / "play.py")
+    if agents:
+        files.append(root / "rl" / "policy.py")
     h = hashlib.sha256()
     for p in sorted(set(files)):
         h.update(str(p.relative_to(root)).encode())
