@@ -580,3 +580,19 @@ def test_verify_as_replays_a_spec_under_another_and_adopts_nothing(tmp_path):
     assert res.exit_code == 0 and "1 replayed games equal" in res.output and "replayed as ismcts:easy" in res.output
     res = CliRunner().invoke(lab, ["verify", str(out), "--games", "1", "--jobs", "1", "--adopt", "--as", "random", "random"])
     assert res.exit_code != 0 and "adopts nothing" in res.output
+
+
+def test_the_code_hash_covers_the_network_reader_only_where_agents_play(monkeypatch):
+    """The hash covers what decides a game: with agents, kingmaker.rl.policy too (the expert's
+    network reader, which sets tiny weights to 0); a study whose seats all play fast does not."""
+    from kingmaker.lab import store
+
+    read = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda p: read.append(p.as_posix()) or real(p))
+    store.code_hash("kings-kilt", agents=True)
+    assert any(p.endswith("kingmaker/rl/policy.py") for p in read)
+    assert any("/kingmaker/agents/" in p for p in read)
+    read.clear()
+    store.code_hash("kings-kilt", agents=False)
+    assert not any(p.endswith("rl/policy.py") or "/kingmaker/agents/" in p for p in read)

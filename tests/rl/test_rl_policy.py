@@ -15,7 +15,7 @@ import pytest
 import kingmaker
 from kingmaker.agents import agent_kinds, make_agent
 from kingmaker.agents.arena import run_arena
-from kingmaker.rl.policy import POLICY_DIR, MaskedPolicy, find_policy
+from kingmaker.rl.policy import FLUSH, POLICY_DIR, MaskedPolicy, find_policy
 from kingmaker.rl.train import TrainConfig, gradients, train
 
 SHIPPED = POLICY_DIR / "kings-kilt-2p.npz"
@@ -75,6 +75,33 @@ def test_training_loop_smoke(tmp_path) -> None:
     mask = np.ones((3, policy.num_actions), dtype=np.int8)
     np.testing.assert_allclose(again.probs(x, mask), policy.probs(x, mask), rtol=1e-6)
     assert again.meta["trained"]["steps"] >= 300
+
+
+def test_tiny_weights_are_read_as_zero_and_change_no_output(tmp_path) -> None:
+    """A file's weights smaller than FLUSH are read as 0 (their products are subnormal floats,
+    slow on x86: benchmarks/net_flush.py); larger ones are read as written, the arrays of the
+    policy that saved the file are left as they were, and the outputs move by a float32
+    rounding at most."""
+    pol = MaskedPolicy.create(9, 6, hidden=(8,), seed=4)
+    rng = np.random.default_rng(2)
+    for k in ("W0", "Wp"):
+        w = pol.params[k]
+        w[rng.random(w.shape) < 0.4] = 1e-33  # as training leaves seldom-seen actions' columns
+    w0 = pol.params["W0"].copy()
+    path = pol.save(tmp_path / "p.npz")
+    back = MaskedPolicy.load(path)
+    for k, w in pol.params.items():
+        tiny = np.abs(w) < FLUSH
+        assert (back.params[k][tiny] == 0).all() and (back.params[k][~tiny] == w[~tiny]).all(), k
+    assert (pol.params["W0"] == w0).all() and (w0 == 1e-33).any()  # the saver's arrays unchanged
+    x = rng.random((5, 9)).astype(np.float32)
+    (l1, v1, _), (l2, v2, _) = pol.forward(x), back.forward(x)
+    assert np.abs(l1 - l2).max() < 1e-6 and np.abs(v1 - v2).max() < 1e-6
+    from kingmaker.agents.expert import SHIPPED_NETS
+
+    for f in [SHIPPED, *sorted(SHIPPED_NETS.glob("*.npz"))]:  # every shipped network, as read
+        for k, w in MaskedPolicy.load(f).params.items():
+            assert not ((w != 0) & (np.abs(w) < FLUSH)).any(), (f.name, k)
 
 
 def test_masked_probabilities_are_zero_on_illegal_actions() -> None:
