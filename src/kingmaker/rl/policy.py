@@ -35,9 +35,9 @@ POLICY_DIR = Path(__file__).parent / "policies"
 NEG = -1e9  # the logit of a masked (illegal) action
 # A read weight smaller than this is set to 0. Training leaves many such weights (columns of
 # actions seldom seen drift toward 0), and their products are subnormal floats, which x86
-# processors compute many times slower: Kingpins' policy head, 68,000 of its 175,000
-# weights below 1e-30, took some 50 times the CPU of the same pass without them
-# (benchmarks/net_flush.py). Nothing a float32 pass shows changes: a layer's outputs move by
+# processors compute many times slower: Kingpins' policy head product, 68,000 of its 175,000
+# weights below 1e-30, took some 50 times the CPU it takes without them, a whole pass 22 to 24
+# times (benchmarks/net_flush.py). Nothing a float32 pass shows changes: a layer's outputs move by
 # less than the inputs' sum times 1e-20.
 FLUSH = 1e-20
 
